@@ -1,0 +1,92 @@
+"""``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin).
+
+Every bad input ends with exit status 2 and one line on standard error; never a traceback.
+"""
+
+import argparse
+import json
+import sys
+
+from .errors import EngineError
+from .record import from_record, replay_summary
+from .view import view_of
+
+USAGE_ERROR = 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print a usage block and exit
+        raise _UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m games.engine", description="Replay and view Skyjo records.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser("replay", help="print the rounds, totals and winners")
+    replay.add_argument("file", help="a game record (JSON), or - for standard input")
+    view = commands.add_parser("view", help="print what one seat sees at the end of the record")
+    view.add_argument("--player", required=True, help="a seat number, or 'spectator'")
+    view.add_argument("file", help="a game record (JSON), or - for standard input")
+    for sub in (replay, view):
+        sub.error = parser.error  # type: ignore[method-assign]
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        data = _load(args.file)
+        game = from_record(data)
+        if args.command == "replay":
+            output = replay_summary(game)
+        else:
+            output = view_of(game, _seat(args.player, game.n)).to_json()
+    except (_UsageError, EngineError, OSError, ValueError, RecursionError) as exc:
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return USAGE_ERROR
+    print(json.dumps(output))
+    return 0
+
+
+def _load(path: str) -> object:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except FileNotFoundError:
+        raise _UsageError(f"no such file: {path}") from None
+    except UnicodeDecodeError:
+        raise _UsageError(f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _UsageError(
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _seat(player: str, n: int) -> int | None:
+    if player == "spectator":
+        return None
+    try:
+        seat = int(player)
+    except ValueError:
+        raise _UsageError(
+            f"--player must be a seat number or 'spectator', not {player!r}"
+        ) from None
+    if not 0 <= seat < n:
+        raise _UsageError(f"--player {seat} is not a seat of this game (0 to {n - 1})")
+    return seat
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
