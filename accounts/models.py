@@ -1,0 +1,35 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+
+
+class User(AbstractUser):
+    """A player. Add profile fields and preferences here, never in a side table."""
+
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text="Language of the site for this player; blank follows the browser.",
+    )
+    bio = models.CharField(max_length=280, blank=True, help_text="Shown on the public profile.")
+    show_online_status = models.BooleanField(
+        default=True, help_text="Let other players see when you are online."
+    )
+    is_banned = models.BooleanField(default=False)
+    ban_reason = models.CharField(max_length=500, blank=True)
+    banned_at = models.DateTimeField(null=True, blank=True)
+
+    def ban(self, reason: str = "") -> None:
+        """Ban this player; they are logged out on their next request."""
+        self.is_banned = True
+        self.ban_reason = reason
+        self.banned_at = timezone.now()
+        self.save(update_fields=["is_banned", "ban_reason", "banned_at"])
+
+    def unban(self) -> None:
+        self.is_banned = False
+        self.ban_reason = ""
+        self.banned_at = None
+        self.save(update_fields=["is_banned", "ban_reason", "banned_at"])

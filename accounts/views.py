@@ -1,0 +1,47 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+
+from accounts.forms import RegistrationForm, SettingsForm
+from accounts.models import User
+
+
+def register(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Skyjo Online, {user.username}!")
+        return redirect("home")
+    return render(request, "registration/register.html", {"form": form})
+
+
+@login_required
+def settings_view(request):
+    form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        language = user.language or translation.get_language_from_request(request)
+        translation.activate(language)
+        messages.success(request, "Your settings are saved.")
+        response = redirect("accounts:settings")
+        if user.language:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language)
+        else:
+            response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+        return response
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+def profile(request, username):
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(
+        request,
+        "accounts/profile.html",
+        {"player": player, "is_own_profile": request.user == player},
+    )

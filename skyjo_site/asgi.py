@@ -1,0 +1,29 @@
+"""ASGI entry point: HTTP and websockets in one Daphne process.
+
+Run with ``daphne skyjo_site.asgi:application`` (or ``manage.py runserver``, which uses
+Daphne because ``daphne`` is first in INSTALLED_APPS).
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_site.settings")
+
+# Set Django up before anything imports models.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,82 @@
+"""Read settings from the environment, failing loudly on a bad value.
+
+Each helper returns ``default`` when the variable is unset or empty, and raises
+``ImproperlyConfigured`` naming the variable and the bad value otherwise.
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
+    return ImproperlyConfigured(f"Environment variable {name}={value!r} is invalid: {expected}.")
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    """The variable as a string, or ``default``."""
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """``1/true/yes/on`` or ``0/false/no/off`` (any case)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise _bad(name, value, "expected one of true/false, 1/0, yes/no, on/off")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    """A whole number, at least ``minimum`` when given."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise _bad(name, value, "expected a whole number") from None
+    if minimum is not None and number < minimum:
+        raise _bad(name, value, f"expected a whole number >= {minimum}")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    """A number such as ``0.8``, at least ``minimum`` when given."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise _bad(name, value, "expected a number such as 0.8") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise _bad(name, value, "expected a finite number")
+    if minimum is not None and number < minimum:
+        raise _bad(name, value, f"expected a number >= {minimum}")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise _bad(name, value, "expected a comma-separated list")
+    return items

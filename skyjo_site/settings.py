@@ -1,0 +1,254 @@
+"""Settings for Skyjo Online, read from the environment.
+
+With no variable set the site runs on the embedded default: DEBUG on, SQLite, the in-memory
+channel layer, e-mail printed to the console and a development secret key. Production
+(``DEBUG=false``) refuses that secret and requires ``ALLOWED_HOSTS``. Every variable is
+listed in docs/configuration.md.
+"""
+
+import os
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from skyjo_site.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEV_SECRET_KEY = "django-insecure-skyjo-development-key-never-use-in-production"
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set: with DEBUG=false the development secret key is refused. "
+        "Set SECRET_KEY to a long random string, for instance the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
+
+_ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+if not DEBUG and not _ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS is not set: with DEBUG=false list the site's host names, "
+        "comma-separated, for instance ALLOWED_HOSTS=skyjo.example.org."
+    )
+ALLOWED_HOSTS = _ALLOWED_HOSTS or ["127.0.0.1", "localhost", "[::1]"]
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(
+            f"Environment variable CSRF_TRUSTED_ORIGINS={os.environ['CSRF_TRUSTED_ORIGINS']!r} "
+            f"is invalid: {_origin!r} must start with https:// or http://."
+        )
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "template_partials",
+    "axes",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.middleware.BannedUserMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "skyjo_site.urls"
+ASGI_APPLICATION = "skyjo_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# Database: SQLite next to manage.py unless DATABASE_URL (PostgreSQL) is set.
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+        raise ImproperlyConfigured(
+            f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: "
+            "expected a PostgreSQL URL such as postgres://user:password@host:5432/skyjo."
+        )
+    try:
+        _db = dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+        )
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: {exc}."
+        ) from None
+    # A unique test database per test process, so that two test runs never collide.
+    _db["TEST"] = {"NAME": env_str("SKYJO_TEST_DB_NAME", f"test_skyjo_{os.getpid()}")}
+else:
+    _db = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": BASE_DIR / "db.sqlite3",
+        # A file, not memory: the Daphne server that browser tests fork must see it.
+        "TEST": {
+            "NAME": env_str(
+                "SKYJO_TEST_DB_NAME",
+                str(Path(tempfile.gettempdir()) / f"skyjo-test-{os.getpid()}.sqlite3"),
+            )
+        },
+    }
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Channel layer: in-memory (one process only) unless REDIS_URL is set. A
+# `?max_connections=N` on REDIS_URL overrides REDIS_MAX_CONNECTIONS.
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"Environment variable REDIS_URL={REDIS_URL!r} is invalid: "
+            "expected a URL such as redis://127.0.0.1:6379/0."
+        )
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=1),
+                    }
+                ],
+                "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1000, minimum=1),
+                "expiry": 60,
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Accounts
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Failed logins (django-axes): locked out per username and, separately, per address.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+
+# E-mail: printed to the console unless EMAIL_HOST is set.
+EMAIL_HOST = env_str("EMAIL_HOST")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    if EMAIL_USE_TLS and EMAIL_USE_SSL:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true.")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Skyjo Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Internationalisation
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("nb", _("Norwegian Bokmål")),
+    ("sv", _("Swedish")),
+    ("de", _("German")),
+    ("nl", _("Dutch")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# Static files, served by the app itself (whitenoise).
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# Security. Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+# Logging: errors behind a 500 reach the console even with DEBUG=False (as in tests).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+    },
+}
+
+# Game settings used by the games app.
+SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
+SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)

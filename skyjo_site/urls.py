@@ -1,0 +1,29 @@
+"""Site URLs.
+
+``home`` (``/``) is also ``games:home``; game pages live in the ``games`` namespace.
+Account pages: ``accounts:register``, ``accounts:settings``, ``accounts:profile``
+(``/u/<username>/``) and Django's own auth names (``login``, ``logout``,
+``password_change``, ``password_reset`` …) under ``/accounts/``.
+"""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from accounts.forms import LoginForm
+from games import views as games_views
+
+urlpatterns = [
+    path("", games_views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+]
