@@ -1,0 +1,60 @@
+"""What a seat knows, read off its view: the unseen cards and simple grid facts.
+
+"Unseen" is the 150-card deck minus every face-up grid card, the whole discard pile and the
+seat's own drawn card. Cards of the discard pile that were reshuffled into the draw pile are
+unseen again, as they are for a human.
+"""
+
+from games.engine import COLUMNS, DECK_COUNTS, HIDDEN, View
+
+#: Card values in order; ``counts[v + 2]`` is how many cards of value ``v``.
+VALUES = tuple(range(-2, 13))
+OFFSET = 2
+DECK_MEAN = sum(v * n for v, n in DECK_COUNTS.items()) / 150
+
+
+def unseen_counts(view: View) -> list[int]:
+    """How many cards of each value (index ``v + 2``) the viewer has not seen."""
+    counts = [DECK_COUNTS[v] for v in VALUES]
+    for grid in view.grids:
+        for card in grid:
+            if card is not None and card != HIDDEN:
+                counts[card + OFFSET] -= 1
+    for card in view.discard:
+        counts[card + OFFSET] -= 1
+    if view.drawn is not None:
+        counts[view.drawn + OFFSET] -= 1
+    return counts
+
+
+def mean_of(counts: list[int]) -> float:
+    """The mean value of a count vector (the deck mean if it is empty)."""
+    total = sum(counts)
+    if total <= 0:
+        return DECK_MEAN
+    return sum((i - OFFSET) * n for i, n in enumerate(counts)) / total
+
+
+def hidden_positions(grid) -> list[int]:
+    return [p for p, c in enumerate(grid) if c == HIDDEN]
+
+
+def up_positions(grid) -> list[int]:
+    return [p for p, c in enumerate(grid) if c is not None and c != HIDDEN]
+
+
+def in_grid(grid) -> list[int]:
+    return [p for p, c in enumerate(grid) if c is not None]
+
+
+def column_of(pos: int) -> tuple[int, int, int]:
+    return COLUMNS[pos % 4]
+
+
+def completes_column(grid, pos: int, card: int) -> bool:
+    """Whether putting ``card`` at ``pos`` makes its column three face-up equal values."""
+    return all(q == pos or grid[q] == card for q in column_of(pos))
+
+
+def known_score(grid) -> int:
+    return sum(c for c in grid if c is not None and c != HIDDEN)
