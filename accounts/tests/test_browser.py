@@ -1,0 +1,48 @@
+"""In real Chromium against a live Daphne: register, log out, log back in."""
+
+import pytest
+
+from conftest import PASSWORD
+
+pytestmark = pytest.mark.e2e
+
+
+def test_register_logout_login(page, daphne_server, screenshot_dir, django_user_model):
+    page.set_default_timeout(10_000)
+    page.goto(daphne_server + "/")
+    page.get_by_role("link", name="Register").first.click()
+
+    page.get_by_label("Username").fill("dora")
+    page.get_by_label("Email").fill("dora@example.com")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Register").click()
+
+    page.wait_for_url(daphne_server + "/")
+    assert page.get_by_text("Welcome to Skyjo Online, dora!").is_visible()
+    assert page.locator(".user-name").inner_text() == "dora"
+    assert django_user_model.objects.filter(username="dora").exists()
+    page.screenshot(path=screenshot_dir / "home-logged-in.png", full_page=True)
+
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(daphne_server + "/")
+    assert page.get_by_role("navigation").get_by_role("link", name="Log in").is_visible()
+
+    page.get_by_role("navigation").get_by_role("link", name="Log in").click()
+    page.get_by_label("Username").fill("dora")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(daphne_server + "/")
+    assert page.locator(".user-name").inner_text() == "dora"
+
+
+def test_home_on_a_phone(browser, daphne_server, screenshot_dir):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    phone = context.new_page()
+    phone.goto(daphne_server + "/")
+    assert phone.get_by_role("heading", name="Play Skyjo online").is_visible()
+    phone.screenshot(path=screenshot_dir / "home-phone.png", full_page=True)
+    phone.locator(".nav-toggle-label").click()
+    assert phone.get_by_role("link", name="Register").is_visible()
+    phone.screenshot(path=screenshot_dir / "home-phone-menu.png")
+    context.close()

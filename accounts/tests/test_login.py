@@ -1,0 +1,107 @@
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, username="alice", password=PASSWORD, address="10.0.0.1"):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_it_logs_in(client, alice):
+    response = login(client)
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    assert client.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_it_follows_next(client, alice):
+    response = client.post(
+        reverse("login") + "?next=/accounts/settings/",
+        {"username": "alice", "password": PASSWORD, "next": "/accounts/settings/"},
+    )
+    assert response.url == "/accounts/settings/"
+
+
+def test_it_rejects_a_wrong_password(client, alice):
+    response = login(client, password="wrong-password")
+    assert response.status_code == 200
+    assert b"Please enter a correct username and password" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_header_shows_who_is_logged_in(client, alice):
+    login(client)
+    page = client.get(reverse("home")).content.decode()
+    assert reverse("accounts:profile", args=["alice"]) in page
+    assert "Log out" in page
+    assert "Settings" in page
+
+
+def test_header_offers_login_to_visitors(client):
+    page = client.get(reverse("home")).content.decode()
+    assert reverse("login") in page
+    assert reverse("accounts:register") in page
+
+
+def test_it_locks_a_username_out_after_repeated_failures(client, alice):
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        response = login(client, password="wrong", address=f"10.0.1.{attempt}")
+    assert response.status_code == 429
+    assert b"Too many failed log-ins" in response.content
+    # Even the right password, from yet another address, is refused now.
+    response = login(client, address="10.0.2.1")
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_locks_an_address_out_after_repeated_failures(client, alice, bob):
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        response = login(client, username=f"nobody{attempt}", password="wrong")
+    assert response.status_code == 429
+    response = login(client, username="bob")
+    assert response.status_code == 429
+    assert b"Too many failed log-ins" in response.content
+    # Another address is not affected.
+    response = login(client, username="bob", address="10.9.9.9")
+    assert response.status_code == 302
+
+
+def test_a_success_resets_the_failure_count(client, alice):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(client, password="wrong")
+    assert login(client).status_code == 302
+    client.post(reverse("logout"))
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(client, password="wrong")
+    assert login(client).status_code == 302
+
+
+def test_a_banned_player_cannot_log_in(client, alice):
+    alice.ban("cheating")
+    response = login(client)
+    assert response.status_code == 200
+    assert b"This account is banned: cheating" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_banned_player_is_logged_out_on_the_next_request(client, alice):
+    client.force_login(alice)
+    alice.ban("abuse")
+    response = client.get(reverse("accounts:settings"), follow=True)
+    assert b"This account is banned: abuse" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_logout_needs_a_post(client, alice):
+    client.force_login(alice)
+    assert client.get(reverse("logout")).status_code == 405
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    assert "_auth_user_id" not in client.session

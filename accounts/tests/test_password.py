@@ -1,0 +1,82 @@
+import re
+
+import pytest
+from django.urls import reverse
+
+from conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+NEW_PASSWORD = "purple-otter-77"
+
+
+def test_password_change_needs_login(client):
+    response = client.get(reverse("password_change"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_it_changes_the_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("password_change_done")
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    # Still logged in (Django keeps the session valid).
+    assert client.get(reverse("accounts:settings")).status_code == 200
+
+
+def test_it_refuses_a_wrong_old_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "nope", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 200
+    assert b"Your old password was entered incorrectly" in response.content
+
+
+def test_it_refuses_a_weak_new_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": "123", "new_password2": "123"},
+    )
+    assert response.status_code == 200
+    assert b"This password is too short." in response.content
+
+
+def test_it_resets_a_forgotten_password_by_email(client, alice, mailoutbox):
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == ["alice@example.com"]
+    assert mail.subject == "Reset your Skyjo Online password"
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+)", mail.body).group(1)
+
+    response = client.get(link)
+    assert response.status_code == 302  # to the same page with the token in the session
+    form_url = response.url
+    response = client.get(form_url)
+    assert b"Choose a new password" in response.content
+    response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_complete")
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+
+    # The link works only once.
+    response = client.get(form_url)
+    assert b"This link no longer works" in response.content
+
+
+def test_reset_for_an_unknown_address_sends_nothing(client, mailoutbox):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert mailoutbox == []

@@ -1,0 +1,55 @@
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_needs_login(client):
+    response = client.get(reverse("accounts:settings"))
+    assert response.status_code == 302
+
+
+def test_it_shows_every_language(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    for code, _name in settings.LANGUAGES:
+        assert f'value="{code}"' in page
+
+
+def test_it_saves_the_settings(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("accounts:settings"),
+        {"email": "alice@skyjo.test", "language": "nb", "bio": "Hei!", "show_online_status": ""},
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "nb"
+    assert alice.bio == "Hei!"
+    assert alice.email == "alice@skyjo.test"
+    assert alice.show_online_status is False
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "nb"
+
+
+def test_the_chosen_language_is_used(client, alice):
+    alice.language = "de"
+    alice.save()
+    client.force_login(alice)
+    response = client.get(reverse("home"), headers={"accept-language": "sv"})
+    assert response.headers["Content-Language"] == "de"
+    assert b'<html lang="de">' in response.content
+
+
+def test_it_rejects_an_unknown_language(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("accounts:settings"), {"email": "a@b.c", "language": "xx"})
+    assert response.status_code == 200
+    assert b"Select a valid choice" in response.content
+
+
+def test_it_rejects_an_email_taken_by_another_player(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(reverse("accounts:settings"), {"email": "BOB@example.com"})
+    assert response.status_code == 200
+    assert b"already exists" in response.content

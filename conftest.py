@@ -1,0 +1,199 @@
+"""Fixtures shared by every test in the project.
+
+- ``alice``, ``bob``, ``charlie``: players whose password is ``PASSWORD``. Log a test client
+  in with ``client.force_login(alice)``; ``client.login()`` does not work here because
+  django-axes needs the request (use a POST to ``/accounts/login/`` to test logging in).
+- ``redis_url``: a Redis to talk to (``REDIS_URL`` if set, else a private ``redis-server``).
+- ``redis_channel_layer``: switches ``CHANNEL_LAYERS`` to channels_redis on ``redis_url``.
+- ``daphne_server``: base URL (``http://127.0.0.1:PORT``) of a real Daphne serving
+  ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
+  get ``transactional_db``: what they write is committed, so the server sees it.
+- ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+PASSWORD = "correct-horse-42"
+ROOT = Path(__file__).resolve().parent
+SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("SKYJO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _make_user(django_user_model, username):
+    return django_user_model.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def alice(db, django_user_model):
+    return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(db, django_user_model):
+    return _make_user(django_user_model, "bob")
+
+
+@pytest.fixture
+def charlie(db, django_user_model):
+    return _make_user(django_user_model, "charlie")
+
+
+@pytest.fixture(autouse=True)
+def _allow_orm_in_browser_tests(request, monkeypatch):
+    """Playwright's sync API runs an event loop: let e2e tests use the ORM all the same."""
+    if request.node.get_closest_marker("e2e"):
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# Redis ------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
+    except redis.exceptions.RedisError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A Redis URL: ``REDIS_URL`` when set, else a ``redis-server`` started for this run."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        if not _redis_answers(url):
+            pytest.fail(f"REDIS_URL={url} is set but no Redis answers there.")
+        yield url
+        return
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.fail(
+            "This test needs Redis: set REDIS_URL, or install redis-server "
+            "(apt-get install redis-server) so the tests can start their own."
+        )
+    port = _free_port()
+    workdir = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        deadline = time.monotonic() + 10
+        while not _redis_answers(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"redis-server did not start on port {port}.")
+            time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_channel_layer(settings, redis_url):
+    """Use channels_redis on ``redis_url`` for this test; returns the layer settings."""
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "capacity": 1000, "expiry": 60},
+        }
+    }
+    channel_layers.backends.clear()
+    yield settings.CHANNEL_LAYERS
+    channel_layers.backends.clear()
+
+
+# Daphne -----------------------------------------------------------------------------------
+
+
+def _get_application():
+    from skyjo_site.asgi import application
+
+    return application
+
+
+def _use_test_database():
+    from django.conf import settings
+    from django.db import connections
+
+    test_name = settings.DATABASES["default"]["TEST"]["NAME"]
+    settings.DATABASES["default"]["NAME"] = test_name
+    connections["default"].settings_dict["NAME"] = test_name
+
+
+@pytest.fixture(scope="session")
+def _daphne_process(django_db_setup, django_db_blocker):
+    from daphne.testing import DaphneProcess
+    from django.conf import settings
+    from django.db import connections
+
+    for connection in connections.all():
+        if connection.vendor == "sqlite" and connection.is_in_memory_db():
+            pytest.fail("daphne_server needs a file test database (DATABASES TEST NAME).")
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
+    process = DaphneProcess("127.0.0.1", _get_application, setup=_use_test_database)
+    with django_db_blocker.unblock():  # the forked child inherits this state
+        process.start()
+    while not process.ready.wait(timeout=1):
+        if not process.is_alive():
+            pytest.fail("The Daphne test server stopped before it was ready.")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(timeout=10)
+
+
+@pytest.fixture
+def daphne_server(transactional_db, _daphne_process):
+    """Base URL of a live Daphne on the test database, e.g. ``http://127.0.0.1:40123``."""
+    return _daphne_process
+
+
+# Playwright -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Browser tests need Chromium at {CHROMIUM}: apt-get install chromium")
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOT_DIR

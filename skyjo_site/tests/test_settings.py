@@ -1,0 +1,202 @@
+"""Settings come from the environment; a bad value stops the site with a clear error."""
+
+import os
+import runpy
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from skyjo_site import env
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ROOT / "skyjo_site" / "settings.py"
+VARIABLES = [
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "DATABASE_URL",
+    "DATABASE_CONN_MAX_AGE",
+    "REDIS_URL",
+    "REDIS_MAX_CONNECTIONS",
+    "CHANNEL_LAYER_CAPACITY",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "DEFAULT_FROM_EMAIL",
+    "SECURE_PROXY_SSL_HEADER",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "AXES_FAILURE_LIMIT",
+    "AXES_COOLOFF_MINUTES",
+    "SKYJO_BOT_DELAY",
+    "SKYJO_DISCONNECT_GRACE",
+    "SKYJO_TEST_DB_NAME",
+    "TIME_ZONE",
+]
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "skyjo.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://skyjo.example.org",
+}
+
+
+@pytest.fixture
+def load(monkeypatch):
+    """Run settings.py afresh with exactly the given environment variables."""
+
+    def load(**variables):
+        for name in VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in variables.items():
+            monkeypatch.setenv(name, value)
+        return runpy.run_path(str(SETTINGS))
+
+    return load
+
+
+def test_embedded_default(load):
+    s = load()
+    assert s["DEBUG"] is True
+    assert s["SECRET_KEY"] == s["DEV_SECRET_KEY"]
+    assert s["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert s["DATABASES"]["default"]["NAME"] == ROOT / "db.sqlite3"
+    assert s["DATABASES"]["default"]["TEST"]["NAME"].endswith(".sqlite3")
+    assert s["CHANNEL_LAYERS"]["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert s["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert s["SKYJO_BOT_DELAY"] == 0.8
+    assert s["SKYJO_DISCONNECT_GRACE"] == 60
+    assert "127.0.0.1" in s["ALLOWED_HOSTS"]
+
+
+def test_production(load):
+    s = load(**PRODUCTION)
+    assert s["DEBUG"] is False
+    assert s["ALLOWED_HOSTS"] == ["skyjo.example.org"]
+    assert s["CSRF_TRUSTED_ORIGINS"] == ["https://skyjo.example.org"]
+    assert s["SESSION_COOKIE_SECURE"] and s["CSRF_COOKIE_SECURE"] and s["SECURE_SSL_REDIRECT"]
+
+
+def test_production_refuses_the_development_secret(load):
+    variables = {**PRODUCTION}
+    del variables["SECRET_KEY"]
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is not set"):
+        load(**variables)
+
+
+def test_production_needs_allowed_hosts(load):
+    variables = {**PRODUCTION}
+    del variables["ALLOWED_HOSTS"]
+    with pytest.raises(ImproperlyConfigured, match="ALLOWED_HOSTS is not set"):
+        load(**variables)
+
+
+def test_postgres_and_redis(load):
+    s = load(
+        DATABASE_URL="postgres://skyjo:pw@db.internal:5433/skyjo",
+        REDIS_URL="redis://cache.internal:6379/1?max_connections=500",
+    )
+    db = s["DATABASES"]["default"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["HOST"], db["PORT"]) == (
+        "skyjo",
+        "skyjo",
+        "db.internal",
+        5433,
+    )
+    assert db["TEST"]["NAME"].startswith("test_skyjo_")
+    layer = s["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"][0]["address"].startswith("redis://cache.internal:6379/1")
+    assert layer["CONFIG"]["capacity"] == 1000
+
+
+def test_smtp_email(load):
+    s = load(
+        EMAIL_HOST="smtp.example.org", EMAIL_PORT="465", EMAIL_USE_TLS="no", EMAIL_USE_SSL="yes"
+    )
+    assert s["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert s["EMAIL_PORT"] == 465
+    assert s["EMAIL_USE_SSL"] is True
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG='maybe' is invalid"),
+        ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL='mysql://x@y/z' is invalid"),
+        ({"REDIS_URL": "127.0.0.1:6379"}, "REDIS_URL='127.0.0.1:6379' is invalid"),
+        ({"CSRF_TRUSTED_ORIGINS": "skyjo.example.org"}, "CSRF_TRUSTED_ORIGINS="),
+        ({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is invalid"),
+        (
+            {"EMAIL_HOST": "smtp.example.org", "EMAIL_USE_TLS": "yes", "EMAIL_USE_SSL": "yes"},
+            "cannot both be true",
+        ),
+        ({"SKYJO_BOT_DELAY": "fast"}, "SKYJO_BOT_DELAY='fast' is invalid"),
+        ({"SKYJO_BOT_DELAY": "-1"}, "SKYJO_BOT_DELAY='-1' is invalid"),
+        ({"SKYJO_DISCONNECT_GRACE": "1.5"}, "SKYJO_DISCONNECT_GRACE='1.5' is invalid"),
+        ({"AXES_FAILURE_LIMIT": "0"}, "AXES_FAILURE_LIMIT='0' is invalid"),
+        ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS='a year' is invalid"),
+    ],
+)
+def test_a_bad_value_is_a_clear_error(load, variables, message):
+    with pytest.raises(ImproperlyConfigured, match=message.replace("?", r"\?")):
+        load(**variables)
+
+
+def test_env_helpers(monkeypatch):
+    monkeypatch.setenv("X_BOOL", "ON")
+    monkeypatch.setenv("X_LIST", " a, b ,,c ")
+    monkeypatch.setenv("X_EMPTY", "  ")
+    assert env.env_bool("X_BOOL", False) is True
+    assert env.env_list("X_LIST", []) == ["a", "b", "c"]
+    assert env.env_str("X_EMPTY", "default") == "default"
+    assert env.env_int("X_MISSING", 7) == 7
+    monkeypatch.setenv("X_FLOAT", "nan")
+    with pytest.raises(ImproperlyConfigured, match="X_FLOAT='nan'"):
+        env.env_float("X_FLOAT", 1.0)
+
+
+def _manage(*args, **variables):
+    environment = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    environment.update(variables)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_passes_with_production_settings():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **PRODUCTION,
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="true",
+        SECURE_HSTS_PRELOAD="true",
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "System check identified no issues" in result.stdout
+
+
+def test_a_bad_value_stops_manage_py_with_its_name():
+    result = _manage("check", DEBUG="yes please")
+    assert result.returncode != 0
+    assert "DEBUG='yes please' is invalid" in result.stderr
