@@ -1,0 +1,312 @@
+"""The baseline opponents of ``bots-baselines.md``, written from their descriptions.
+
+They are arena opponents, not site levels. Like the levels they see only their seat's view.
+Where the page leaves a detail open, the choice made here is noted in the docstring.
+"""
+
+import math
+import random
+
+from games.engine import Action, View, draw, flip, reveal, swap, take_discard
+
+from .knowledge import (
+    DECK_MEAN,
+    OFFSET,
+    column_of,
+    hidden_positions,
+    in_grid,
+    known_score,
+    mean_of,
+    unseen_counts,
+    up_positions,
+)
+
+
+def _reveal_random(view: View, rng: random.Random) -> Action:
+    return reveal(rng.choice(hidden_positions(view.grids[view.seat])))
+
+
+def _ends_round(grid, pos: int, is_flip_or_hidden_swap: bool) -> bool:
+    hidden = hidden_positions(grid)
+    return hidden == [pos] and is_flip_or_hidden_swap
+
+
+class GreedyBot:
+    """Greedy: replace the highest face-up card with anything lower; never thinks ahead.
+
+    Open details: a discard of 0 or below that is not lower than the highest face-up card goes
+    over a random face-down card; with no face-down card left a drawn card goes where it loses
+    least.
+    """
+
+    name = "greedy"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if view.phase == "reveal":
+            return _reveal_random(view, rng)
+        grid = view.grids[view.seat]
+        hidden = hidden_positions(grid)
+        up = up_positions(grid)
+        high = max(up, key=lambda p: grid[p], default=None)
+        if not view.drawing:
+            card = view.discard_top
+            if card is not None:
+                if high is not None and card < grid[high]:
+                    return take_discard(high)
+                if card <= 0 and hidden:
+                    return take_discard(rng.choice(hidden))
+            return draw()
+        card = view.drawn
+        if high is not None and card < grid[high]:
+            return swap(high)
+        if hidden:
+            return flip(rng.choice(hidden))
+        return swap(max(up, key=lambda p: grid[p] - card))
+
+
+class ThresholdBot:
+    """Threshold-5: complete positive columns, replace 5+ cards, put 5- cards over hidden ones.
+
+    Open details: the discard is taken when one of the three placement rules accepts it; the
+    last face-down card is turned (or covered) only when its own total, that card valued at 5, is
+    strictly the lowest with every hidden card at the table valued at 5; otherwise a drawn card
+    goes over the face-up card where it loses least.
+    """
+
+    name = "threshold5"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if view.phase == "reveal":
+            return _reveal_random(view, rng)
+        grid = view.grids[view.seat]
+        card = view.drawn if view.drawing else view.discard_top
+        pos = self._placement(grid, card, rng) if card is not None else None
+        if pos is not None and not self._may_end(view, grid, pos, card):
+            pos = None
+        if not view.drawing:
+            return take_discard(pos) if pos is not None else draw()
+        if pos is not None:
+            return swap(pos)
+        hidden = hidden_positions(grid)
+        if hidden and (len(hidden) > 1 or self._may_end(view, grid, hidden[0], None)):
+            return flip(rng.choice(hidden))
+        up = up_positions(grid)
+        return swap(max(up, key=lambda p: grid[p] - card))
+
+    @staticmethod
+    def _placement(grid, card: int, rng: random.Random) -> int | None:
+        for p in in_grid(grid):
+            others = [grid[q] for q in column_of(p) if q != p]
+            if all(o == card for o in others) and 3 * card > 0:
+                return p
+        up = up_positions(grid)
+        high = max(up, key=lambda p: grid[p], default=None)
+        if high is not None and grid[high] >= 5 and card < grid[high]:
+            return high
+        hidden = hidden_positions(grid)
+        if card <= 5 and hidden:
+            return rng.choice(hidden)
+        return None
+
+    @staticmethod
+    def _may_end(view: View, grid, pos: int, card) -> bool:
+        hidden = hidden_positions(grid)
+        if hidden != [pos] or view.ender is not None:
+            return True
+        mine = known_score(grid) + (5 if card is None else card)
+        others = [
+            known_score(g) + 5 * len(hidden_positions(g))
+            for s, g in enumerate(view.grids)
+            if s != view.seat
+        ]
+        return all(mine < o for o in others)
+
+
+class StatisticianBot:
+    """Statistician, and with its options Hard and Ultra (``bots-baselines.md``).
+
+    Open details: a placement that makes a pair (two equal face-up values, third card face down)
+    gains the pair's value times the chance that the hidden third card is that value, and only
+    if a copy is unseen; "early" and "late" in the round are read from the fewest face-down
+    cards any player has (10 or more: early, 1: late, linear between); a flip that would end the
+    round gets a bonus of 1 when its expected total is alone the lowest (Statistician, Hard).
+    """
+
+    name = "statistician"
+    shrinking_margin = False
+    exact_draw = False
+    end_penalty = False
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if view.phase == "reveal":
+            return _reveal_random(view, rng)
+        seat = view.seat
+        grid = view.grids[seat]
+        counts = unseen_counts(view)
+        mu = mean_of(counts)
+        total = sum(counts)
+        hidden = hidden_positions(grid)
+        nxt = self._next_player(view)
+        if not view.drawing:
+            card = view.discard_top
+            draw_value = self._draw_value(view, grid, counts, mu, total)
+            if card is not None:
+                options = self._placements(view, grid, card, counts, mu, total)
+                gain, pos = max(options)
+                if gain > draw_value + self._margin(view):
+                    near = [(g, p) for g, p in options if g >= gain - 0.5]
+                    pos = min(near, key=lambda o: (self._usefulness(nxt, grid[o[1]], mu), -o[0]))[1]
+                    return take_discard(pos)
+            return draw()
+        card = view.drawn
+        options = self._placements(view, grid, card, counts, mu, total)
+        if hidden:
+            flips = [p for p in hidden if not self._in_pair(grid, p)] or hidden
+            flip_pos = rng.choice(flips)
+            flip_score = 0.5
+            if len(hidden) == 1:
+                flip_score += self._end_adjust(view, grid, flip_pos, None, mu, counts)
+            options.append((flip_score, -1 - flip_pos))
+        best = max(g for g, _ in options)
+        near = [(g, p) for g, p in options if g >= best - 0.5]
+        if len(near) > 1:
+            chosen = min(
+                near,
+                key=lambda o: (
+                    self._usefulness(nxt, card if o[1] < 0 else grid[o[1]], mu),
+                    -o[0],
+                ),
+            )
+        else:
+            chosen = near[0]
+        pos = chosen[1]
+        if pos < 0:
+            return flip(-1 - pos)
+        return swap(pos)
+
+    # ------------------------------------------------------------------ evaluation
+
+    def _placements(self, view, grid, card, counts, mu, total) -> list[tuple[float, int]]:
+        hidden = hidden_positions(grid)
+        out = []
+        for p in in_grid(grid):
+            gain = self._gain(grid, p, card, counts, mu, total)
+            if len(hidden) == 1 and hidden[0] == p:
+                gain += self._end_adjust(view, grid, p, card, mu, counts)
+            out.append((gain, p))
+        return out
+
+    @staticmethod
+    def _gain(grid, p: int, card: int, counts, mu: float, total: int) -> float:
+        here = grid[p]
+        gain = (mu if here == "?" else here) - card
+        others = [grid[q] for q in column_of(p) if q != p]
+        if others[0] == card and others[1] == card:
+            return gain + 2 * card
+        if card in others and "?" in others and counts[card + OFFSET] > 0 and total:
+            gain += card * counts[card + OFFSET] / total
+        return gain
+
+    def _best_gain(self, grid, card, counts, mu, total) -> float:
+        return max(self._gain(grid, p, card, counts, mu, total) for p in in_grid(grid))
+
+    def _draw_value(self, view, grid, counts, mu, total) -> float:
+        if not self.exact_draw or total == 0:
+            return max(0.0, self._best_gain(grid, round(mu), counts, mu, total))
+        floor = 0.0 if hidden_positions(grid) else -math.inf
+        value = 0.0
+        for i, n in enumerate(counts):
+            if n:
+                value += n * max(floor, self._best_gain(grid, i - OFFSET, counts, mu, total))
+        return value / total
+
+    def _margin(self, view: View) -> float:
+        if not self.shrinking_margin:
+            return 0.5
+        if view.ender is not None:
+            return 0.1
+        fewest = min(len(hidden_positions(g)) for g in view.grids)
+        late = min(1.0, max(0.0, (10 - fewest) / 9))
+        return 0.85 - 0.4 * late
+
+    def _end_adjust(self, view, grid, pos, card, mu, counts) -> float:
+        """Bonus (or penalty) for a move that turns the last face-down card."""
+        if view.ender is not None:
+            return 0.0
+        mine = known_score(grid) + (mu if card is None else card)
+        if self.end_penalty:
+            if mine <= 0:
+                return 0.0
+            return -self._p_doubled(view, mine, mu, counts) * mine
+        estimates = [
+            known_score(g) + mu * len(hidden_positions(g))
+            for s, g in enumerate(view.grids)
+            if s != view.seat
+        ]
+        return 1.0 if all(mine < e for e in estimates) else 0.0
+
+    @staticmethod
+    def _p_doubled(view, mine: float, mu: float, counts) -> float:
+        total = sum(counts) or 1
+        var = sum(n * (i - OFFSET - mu) ** 2 for i, n in enumerate(counts)) / total
+        p_all_above = 1.0
+        for s, g in enumerate(view.grids):
+            if s == view.seat:
+                continue
+            k = len(hidden_positions(g))
+            est = known_score(g) + mu * k
+            sd = math.sqrt(var * k) + 1.0
+            z = (mine + (0.5 if view.rules.double_on_tie else -0.5) - est) / sd
+            p_above = 1 - 0.5 * (1 + math.erf(z / math.sqrt(2)))
+            p_all_above *= p_above
+        return 1 - p_all_above
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _in_pair(grid, pos: int) -> bool:
+        a, b = (grid[q] for q in column_of(pos) if q != pos)
+        return a == b and a not in ("?", None)
+
+    @staticmethod
+    def _next_player(view: View):
+        n = len(view.grids)
+        return view.grids[(view.seat + 1) % n]
+
+    def _usefulness(self, their_grid, card, mu: float) -> float:
+        """How much a discard of ``card`` helps the next player (hidden: the unseen mean)."""
+        if card == "?":
+            card = round(mu)
+        best = -math.inf
+        for p in in_grid(their_grid):
+            here = their_grid[p]
+            gain = (DECK_MEAN if here == "?" else here) - card
+            others = [their_grid[q] for q in column_of(p) if q != p]
+            if others[0] == card and others[1] == card:
+                gain += 2 * card
+            best = max(best, gain)
+        return best
+
+
+class HardBot(StatisticianBot):
+    """Hard: Statistician with margins that shrink as the round goes on."""
+
+    name = "hard"
+    shrinking_margin = True
+
+
+class UltraBot(HardBot):
+    """Ultra: Hard with the exact expectation of a blind draw and a doubling-risk penalty."""
+
+    name = "ultra"
+    exact_draw = True
+    end_penalty = True
+
+
+BASELINES = {
+    "greedy": GreedyBot,
+    "threshold5": ThresholdBot,
+    "statistician": StatisticianBot,
+    "hard": HardBot,
+    "ultra": UltraBot,
+}

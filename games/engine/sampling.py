@@ -1,0 +1,73 @@
+"""Determinization: a full game consistent with what one seat sees, for bot simulation.
+
+The face-down cards, the draw pile and another player's pending drawn card are dealt at random
+from the cards the seat has not seen (the 150-card deck minus every face-up grid card, the
+discard pile and its own drawn card). Only public facts and the seat's own knowledge are used.
+"""
+
+import random
+
+from .cards import DECK_COUNTS
+from .game import Game, RoundLog
+from .view import HIDDEN, View
+
+
+def unseen_cards(view: View) -> list[int]:
+    """The cards ``view.seat`` has not seen, in value order."""
+    counts = dict(DECK_COUNTS)
+    for grid in view.grids:
+        for card in grid:
+            if card is not None and card != HIDDEN:
+                counts[card] -= 1
+    for card in view.discard:
+        counts[card] -= 1
+    if view.drawn is not None:
+        counts[view.drawn] -= 1
+    return [v for v in sorted(counts) for _ in range(counts[v])]
+
+
+def sample_game(view: View, rng: random.Random) -> Game:
+    """A game whose view for ``view.seat`` equals ``view``, hidden cards drawn from ``rng``."""
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    game = Game.__new__(Game)
+    game.players = view.players
+    game.rules = view.rules
+    game.rng = random.Random(rng.random())
+    game.round = view.round
+    game.phase = view.phase
+    game.cards = []
+    game.up = []
+    game.hidden = []
+    for grid in view.grids:
+        cards, up = [], []
+        for card in grid:
+            if card == HIDDEN:
+                cards.append(pool.pop())
+                up.append(False)
+            else:
+                cards.append(card)
+                up.append(True)
+        game.cards.append(cards)
+        game.up.append(up)
+        game.hidden.append(sum(1 for c in grid if c == HIDDEN))
+    if view.drawing:
+        game.drawn = view.drawn if view.drawn is not None else pool.pop()
+    else:
+        game.drawn = None
+    if len(pool) != view.deck_count:
+        raise ValueError("the view's card counts are inconsistent")
+    game.draw_pile = pool
+    game.discard = list(view.discard)
+    game.current = view.current
+    game.starter = view.starter
+    game.ender = view.ender
+    game.totals = list(view.totals)
+    game.results = list(view.results)
+    reveals = []
+    for grid, count in zip(view.grids, view.revealed, strict=True):
+        face_up = [p for p, c in enumerate(grid) if c is not None and c != HIDDEN]
+        reveals.append(face_up[:count])
+    game.logs = [RoundLog([], reveals, [], [])]
+    game.forced_reshuffles = []
+    return game
