@@ -65,6 +65,8 @@ def _load(path: str) -> object:
         raise _UsageError(f"{path} is not UTF-8 text") from None
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror}") from None
+    if not text.strip():
+        raise _UsageError(f"{'standard input' if path == '-' else path} is empty")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

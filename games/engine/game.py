@@ -6,15 +6,17 @@ anything when the action is not allowed. :meth:`Game.copy` gives an independent 
 """
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
-from .cards import COLS, COLUMNS, GRID_SIZE, full_deck
+from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE, full_deck
 from .errors import (
     BadPosition,
     CardAlreadyFaceUp,
     DrawnCardPending,
     GameIsOver,
+    MalformedAction,
     NoFaceDownCard,
     NotAPlayer,
     NothingDrawn,
@@ -189,6 +191,8 @@ class Game:
         """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing."""
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise NotAPlayer(f"seat {seat!r} is not a player in this game")
+        if type(action) is not Action:
+            raise MalformedAction(f"expected an Action, not {type(action).__name__}")
         kind = action.kind
         if kind == REVEAL:
             self._reveal(seat, action.pos)
@@ -229,7 +233,7 @@ class Game:
             self.hidden[seat] -= 1
             self.log.actions[-1]["flip"] = pos
         else:
-            raise ValueError(f"unknown action kind {kind!r}")
+            raise MalformedAction(f"unknown action kind {kind!r}")
         self._end_turn(seat, pos)
 
     def next_round(self, deck: list[int] | None = None) -> None:
@@ -277,6 +281,14 @@ class Game:
         if deck is None:
             deck = full_deck()
             self.rng.shuffle(deck)
+        elif (
+            len(deck) != DECK_SIZE
+            or not all(type(v) is int for v in deck)
+            or Counter(deck) != DECK_COUNTER
+        ):
+            raise ValueError("the deck must be the 150 cards of the Skyjo deck, in deal order")
+        else:
+            deck = list(deck)
         n = self.n
         self.round += 1
         self.phase = REVEAL_PHASE
@@ -379,7 +391,10 @@ class Game:
             new_pile = self.forced_reshuffles.pop(0)
             if sorted(new_pile) != sorted(self.discard):
                 self.discard.append(top)
-                raise RecordError("a reshuffle must hold exactly the discard pile without its top")
+                k = len(self.log.reshuffles)
+                raise RecordError(
+                    f"reshuffles[{k}] must hold exactly the discard pile without its top card"
+                )
         else:
             new_pile = self.discard
             self.rng.shuffle(new_pile)

@@ -9,6 +9,7 @@ from .game import GAME_OVER, MAX_PLAYERS, MIN_PLAYERS, REVEAL_PHASE, ROUND_OVER,
 from .rules import Rules
 
 FORMAT = "skyjo-record/1"
+ROUND_KEYS = frozenset({"deck", "reveals", "reshuffles", "actions"})
 
 
 def to_record(game: Game) -> dict:
@@ -51,6 +52,9 @@ def from_record(data: object, *, seed: int | None = None) -> Game:
         last = index == len(rounds) - 1
         if not isinstance(rnd, dict):
             raise RecordError(f"{where}: a round must be an object")
+        unknown = sorted(set(rnd) - ROUND_KEYS)
+        if unknown:
+            raise RecordError(f"{where}: unknown key {unknown[0]!r} in the round")
         deck = _deck(rnd.get("deck"), where)
         if game is None:
             game = Game(players, rules, seed=seed, deck=deck)
@@ -62,7 +66,10 @@ def from_record(data: object, *, seed: int | None = None) -> Game:
         _replay_reveals(game, rnd.get("reveals"), where, last)
         _replay_actions(game, rnd.get("actions", []), where, last)
         if game.forced_reshuffles:
-            raise RecordError(f"{where}: more reshuffles are given than the draw pile ran out")
+            used = len(game.log.reshuffles)
+            raise RecordError(
+                f"{where}, reshuffles[{used}]: unused, the draw pile ran out only {used} time(s)"
+            )
         if not last and game.phase not in (ROUND_OVER, GAME_OVER):
             raise RecordError(f"{where}: the round is unfinished but another round follows")
     return game
@@ -126,7 +133,9 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool) -> None
             raise RecordError(f"{here}: a draw must be placed with swap or flip")
         seat = game.current
         if seat is None:
-            raise RecordError(f"{here}: nobody is to act (the round is over)")
+            if game.phase == GAME_OVER:
+                raise RecordError(f"{here}: the game is over, no action may follow")
+            raise RecordError(f"{here}: the round is over, no action may follow")
         for step in steps:
             try:
                 game.apply(seat, step)

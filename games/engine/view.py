@@ -7,6 +7,7 @@ drawer alone; the order of the draw pile is never shown. Everything else is publ
 from dataclasses import dataclass
 
 from .actions import Action
+from .errors import NotAPlayer
 from .game import Game, RoundResult, legal_actions
 from .rules import Rules
 
@@ -85,8 +86,8 @@ class View:
 
 def view_of(game: Game, seat: int | None = None) -> View:
     """The view of ``seat`` (``None``: a spectator, who sees what every player sees)."""
-    if seat is not None and not 0 <= seat < game.n:
-        raise ValueError(f"seat {seat} is not a player in this game")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < game.n):
+        raise NotAPlayer(f"seat {seat!r} is not a player in this game")
     grids = tuple(
         tuple(c if u else HIDDEN for c, u in zip(cards, up, strict=True))
         for cards, up in zip(game.cards, game.up, strict=True)
