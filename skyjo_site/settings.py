@@ -246,6 +246,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # runserver (Daphne) prints its own access log; do not print it twice.
+        "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
 
