@@ -1,8 +1,12 @@
 """Engine speed on one core: applied actions per second and random 4-player games per second.
 
-Run: .venv/bin/python benchmarks/engine_speed.py [--games N]
-Moves are chosen by a cheap seeded random policy that is timed apart and subtracted, so the
-figure measures the engine's ``apply`` (checks included), not the chooser.
+Run: taskset -c 0 .venv/bin/python benchmarks/engine_speed.py [--games N]
+
+1. Complete games: random 4-player games from seeds 0..N-1, each move chosen uniformly from
+   ``legal_actions``; the clock covers everything (dealing, legal_actions, the choice, apply).
+2. Applied actions: the same games' moves are collected first, then replayed on fresh games from
+   the same seeds in a tight loop. The clock covers ``apply`` (with all its checks), ``next_round``
+   and the loop itself, and nothing else: no per-call timer, no move choosing.
 """
 
 import argparse
@@ -15,43 +19,61 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Game  # noqa: E402
 
+PLAYERS = ["a", "b", "c", "d"]
 
-def play_random_game(seed: int) -> tuple[int, float]:
-    """Play one random 4-player game; return (actions applied, seconds spent in apply)."""
+
+def play_random_game(seed: int, moves: list | None = None) -> Game:
+    """One random 4-player game; ``moves`` collects (seat, action), None marks a new round."""
     rng = random.Random(seed)
-    game = Game(["a", "b", "c", "d"], seed=seed)
-    applied = 0
-    in_apply = 0.0
-    clock = time.perf_counter
+    game = Game(PLAYERS, seed=seed)
     while not game.finished:
         if game.phase == "round_over":
             game.next_round()
+            if moves is not None:
+                moves.append(None)
             continue
         seat = game.to_act()[0]
         action = rng.choice(game.legal_actions(seat))
-        start = clock()
         game.apply(seat, action)
-        in_apply += clock() - start
-        applied += 1
-    return applied, in_apply
+        if moves is not None:
+            moves.append((seat, action))
+    return game
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     args = parser.parse_args()
-    total_actions = 0
-    total_apply = 0.0
+
     start = time.perf_counter()
     for seed in range(args.games):
-        applied, in_apply = play_random_game(seed)
-        total_actions += applied
-        total_apply += in_apply
-    wall = time.perf_counter() - start
-    print(f"games: {args.games} random 4-player games, {total_actions} actions")
-    print(f"applied actions per second (apply only): {total_actions / total_apply:,.0f}")
-    print(f"complete games per second (with the random chooser): {args.games / wall:,.1f}")
-    print(f"actions per second including legal_actions + choice: {total_actions / wall:,.0f}")
+        play_random_game(seed)
+    games_wall = time.perf_counter() - start
+
+    scripts = []
+    for seed in range(args.games):
+        moves: list = []
+        play_random_game(seed, moves)
+        scripts.append((seed, moves))
+    total = sum(1 for _, moves in scripts for m in moves if m is not None)
+
+    start = time.perf_counter()
+    for seed, moves in scripts:
+        game = Game(PLAYERS, seed=seed)
+        apply = game.apply
+        for move in moves:
+            if move is None:
+                game.next_round()
+            else:
+                apply(*move)
+    replay_wall = time.perf_counter() - start
+    assert game.finished
+
+    print(f"games: {args.games} random 4-player games, {total} actions")
+    print(f"applied actions per second (replay of the collected moves): {total / replay_wall:,.0f}")
+    print(
+        f"complete games per second (random legal moves, all included): {args.games / games_wall:,.1f}"
+    )
 
 
 if __name__ == "__main__":
