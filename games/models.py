@@ -1,0 +1,198 @@
+"""Lobbies, seats and games. Models hold data only: every change goes through games.services.
+
+A game's whole state is its engine record (``Game.record``), rewritten on every accepted move
+and replayed with ``games.engine.from_record`` to restore the game. ``Round`` and ``Move`` keep
+the history in rows for queries and the admin; the record stays the one source of truth.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Lobby(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        CLOSED = "closed", "Closed"
+
+    name = models.CharField(max_length=60)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_lobbies"
+    )
+    seat_count = models.PositiveSmallIntegerField(
+        default=4, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
+    )
+    is_public = models.BooleanField(
+        default=True, help_text="Public lobbies are listed; private ones are joined by invite link."
+    )
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    end_score = models.PositiveIntegerField(
+        default=100, validators=[MinValueValidator(1), MaxValueValidator(1000)]
+    )
+    double_on_tie = models.BooleanField(default=True)
+    final_reveal_clears_columns = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    removed_users = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+", help_text="Removed by the host."
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "lobbies"
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def rules_json(self) -> dict:
+        return {
+            "end_score": self.end_score,
+            "double_on_tie": self.double_on_tie,
+            "final_reveal_clears_columns": self.final_reveal_clears_columns,
+        }
+
+
+class Seat(models.Model):
+    """One of a lobby's ``seat_count`` places: empty, a player, or (later) a bot."""
+
+    lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["lobby", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["lobby", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["lobby", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.lobby_id}/{self.index}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="games")
+    seed = models.BigIntegerField()
+    version = models.PositiveIntegerField(
+        default=0, help_text="Counts every change of state; clients send the one they saw."
+    )
+    record = models.JSONField(help_text="The engine's game record, kept current on every move.")
+    phase = models.CharField(max_length=12, default="reveal")
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
+    )
+    ready = models.JSONField(default=list, blank=True, help_text="Seats ready for next round.")
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Game #{self.pk}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+
+class GamePlayer(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="game_players",
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+    name = models.CharField(max_length=150)
+    total = models.IntegerField(default=0)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameplayer_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in game {self.game_id}"
+
+
+class Round(models.Model):
+    """A dealt round: its deck is secret until the game is over."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    deck = models.JSONField()
+    starter = models.PositiveSmallIntegerField(null=True, blank=True)
+    ender = models.PositiveSmallIntegerField(null=True, blank=True)
+    raw = models.JSONField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    dealt_at = models.DateTimeField(auto_now_add=True)
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of game {self.game_id}"
+
+
+class Move(models.Model):
+    """One accepted engine step, stored before anybody hears of it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    version = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="move_unique_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"v{self.version} seat {self.seat}: {self.action}"

@@ -7,4 +7,17 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("lobbies/", views.lobby_list, name="lobbies"),
+    path("lobbies/invite/<str:code>/", views.lobby_invite, name="lobby_invite"),
+    path("lobbies/<int:lobby_id>/", views.lobby_detail, name="lobby"),
+    path("lobbies/<int:lobby_id>/join/", views.lobby_join, name="lobby_join"),
+    path("lobbies/<int:lobby_id>/leave/", views.lobby_leave, name="lobby_leave"),
+    path(
+        "lobbies/<int:lobby_id>/remove/<int:seat_index>/", views.lobby_remove, name="lobby_remove"
+    ),
+    path("lobbies/<int:lobby_id>/start/", views.lobby_start, name="lobby_start"),
+    path("games/<int:game_id>/", views.game_detail, name="game"),
+    path("games/<int:game_id>/state.json", views.game_state_json, name="game_state"),
+    path("games/<int:game_id>/record.json", views.game_record_json, name="game_record"),
+    path("games/<int:game_id>/rematch/", views.game_rematch, name="rematch"),
 ]

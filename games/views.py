@@ -1,4 +1,15 @@
-from django.shortcuts import render
+"""Pages and JSON endpoints of lobbies and games. Writes go through games.services."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engine, rendering, selectors, services
+from games.errors import NotFound, ServiceError
+from games.models import MAX_SEATS, MIN_SEATS, Game, Lobby
 
 
 def home(request):
@@ -7,3 +18,212 @@ def home(request):
 
 def rules(request):
     return render(request, "games/rules.html")
+
+
+class LobbyForm(forms.Form):
+    name = forms.CharField(max_length=60, initial="Skyjo table")
+    seat_count = forms.TypedChoiceField(
+        label="Seats",
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+        coerce=int,
+        initial=4,
+    )
+    is_public = forms.BooleanField(
+        label="Public (listed here; otherwise join by invite link)", required=False, initial=True
+    )
+    end_score = forms.IntegerField(
+        label="End score", min_value=1, max_value=1000, initial=100, help_text="Default 100."
+    )
+    double_on_tie = forms.BooleanField(
+        label="Double the ender's score on a tie too", required=False, initial=True
+    )
+    final_reveal_clears_columns = forms.BooleanField(
+        label="Columns completed by the final reveal are removed", required=False, initial=True
+    )
+
+
+@login_required
+def lobby_list(request):
+    form = LobbyForm()
+    if request.method == "POST":
+        form = LobbyForm(request.POST)
+        if form.is_valid():
+            try:
+                lobby = services.lobby_create(host=request.user, **form.cleaned_data)
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("games:lobby", lobby.pk)
+    return render(
+        request,
+        "games/lobby_list.html",
+        {
+            "form": form,
+            "lobbies": selectors.open_lobbies(),
+            "games": selectors.running_public_games(),
+            "mine": selectors.my_lobbies(request.user),
+        },
+    )
+
+
+def _lobby_context(lobby: Lobby, user, invite_code: str | None = None) -> dict:
+    seats = list(lobby.seats.all())
+    my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    taken = sum(not s.is_empty for s in seats)
+    return {
+        "lobby": lobby,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_host": lobby.host_id == user.pk,
+        "taken": taken,
+        "can_start": taken >= MIN_SEATS,
+        "is_full": taken >= lobby.seat_count,
+        "invite_code": invite_code,
+        "removed": lobby.removed_users.filter(pk=user.pk).exists(),
+    }
+
+
+@login_required
+def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
+    try:
+        lobby = selectors.lobby_for_user(
+            lobby_id=lobby_id, user=request.user, invite_code=invite_code
+        )
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
+        return redirect("games:game", lobby.game_id)
+    context = _lobby_context(lobby, request.user, invite_code)
+    context["invite_url"] = request.build_absolute_uri(f"/lobbies/invite/{lobby.invite_code}/")
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+def lobby_invite(request, code: str):
+    lobby = Lobby.objects.filter(invite_code=code).first()
+    if lobby is None:
+        raise Http404("This invite link is not valid.")
+    return lobby_detail(request, lobby.pk, invite_code=code)
+
+
+def _lobby_action(request, lobby_id: int, call, success: str | None = None):
+    try:
+        call()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if success:
+            messages.success(request, success)
+    return redirect("games:lobby", lobby_id)
+
+
+@login_required
+@require_POST
+def lobby_join(request, lobby_id: int):
+    code = request.POST.get("invite_code") or None
+    try:
+        services.lobby_join(lobby_id=lobby_id, user=request.user, invite_code=code)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        if code:
+            return redirect("games:lobby_invite", code)
+    return redirect("games:lobby", lobby_id)
+
+
+@login_required
+@require_POST
+def lobby_leave(request, lobby_id: int):
+    try:
+        services.lobby_leave(lobby_id=lobby_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby", lobby_id)
+    messages.info(request, "You left the lobby.")
+    return redirect("games:lobbies")
+
+
+@login_required
+@require_POST
+def lobby_remove(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_remove_player(
+            lobby_id=lobby_id, host=request.user, seat_index=seat_index
+        ),
+    )
+
+
+@login_required
+@require_POST
+def lobby_start(request, lobby_id: int):
+    try:
+        game = services.lobby_start(lobby_id=lobby_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby", lobby_id)
+    return redirect("games:game", game.pk)
+
+
+def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
+    try:
+        return selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+@login_required
+def game_detail(request, game_id: int):
+    game, seat = _game_or_404(request, game_id)
+    state = selectors.game_state(game=game, seat=seat)
+    public = engine.view_of(engine.from_record(game.record), None)
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "seat": seat,
+            "board": rendering.board_html(public, state.meta),
+            "controls": rendering.controls_html(state.view, state.meta),
+        },
+    )
+
+
+@login_required
+@require_GET
+def game_state_json(request, game_id: int):
+    game, seat = _game_or_404(request, game_id)
+    state = selectors.game_state(game=game, seat=seat)
+    response = JsonResponse({**state.view.to_json(), "version": game.version})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def game_record_json(request, game_id: int):
+    game, _seat = _game_or_404(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "game_not_finished",
+                    "message": "The record of a game is published once the game is over.",
+                }
+            },
+            status=403,
+        )
+    response = JsonResponse(game.record)
+    response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def game_rematch(request, game_id: int):
+    try:
+        new = services.game_rematch(game_id=game_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id)
+    return redirect("games:game", new.pk)

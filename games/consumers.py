@@ -1,0 +1,224 @@
+"""Websockets: one per game page (``/ws/games/<id>/``), the lobby list and each lobby page.
+
+Consumers stay thin: authenticate, parse, call a service in a thread, relay. The game socket
+speaks HTML (htmx out-of-band swaps; the default) or JSON (``?format=json``): docs/protocol.md.
+"""
+
+import json
+import logging
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games import publish, rendering, selectors, services
+from games.errors import BadRequest, NotFound, ServiceError
+from games.presenters import as_seat, public_of, view_from_data
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME = 2048
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+def _user_ok(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and not user.is_banned)
+
+
+def _coerce(value):
+    """htmx sends form fields as strings: read whole numbers and booleans back (HTML mode)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit() and len(text) < 6:
+            return int(text)
+        if text in ("true", "false"):
+            return text == "true"
+    return value
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """A player's or spectator's connection to one game."""
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.version = None
+        self.group = None
+        if not _user_ok(self.user):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.json_mode = query.get("format", [""])[0] == "json"
+        try:
+            _game, self.seat = await database_sync_to_async(selectors.game_for_user)(
+                game_id=self.game_id, user=self.user
+            )
+        except NotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = publish.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # ---------------------------------------------------------------- from the client
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            command, data = self.parse(text_data, bytes_data)
+            if command == "sync":
+                await self.send_state()
+            elif command == "ready":
+                await database_sync_to_async(services.game_set_ready)(
+                    game_id=self.game_id, user=self.user
+                )
+            elif command == "rematch":
+                await database_sync_to_async(services.game_rematch)(
+                    game_id=self.game_id, user=self.user
+                )
+            else:
+                version = data.pop("version", None)
+                await database_sync_to_async(services.game_apply_action)(
+                    game_id=self.game_id, user=self.user, action=data, version=version
+                )
+        except ServiceError as exc:
+            await self.send_error(exc)
+        except Exception:
+            log.exception("game socket %s failed on a frame", self.game_id)
+            await self.send_error(
+                ServiceError("Something went wrong on the server.", code="server_error")
+            )
+
+    def parse(self, text_data, bytes_data) -> tuple[str, dict]:
+        if text_data is None:
+            raise BadRequest("Send text frames holding JSON, not binary frames.", code="bad_frame")
+        if len(text_data) > MAX_FRAME:
+            raise BadRequest(
+                f"A frame may hold at most {MAX_FRAME} characters.", code="frame_too_large"
+            )
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            raise BadRequest("The frame is not valid JSON.", code="bad_json") from None
+        if not isinstance(data, dict):
+            raise BadRequest("A frame must be a JSON object.", code="bad_json")
+        data.pop("HEADERS", None)
+        if not self.json_mode:
+            data = {key: _coerce(value) for key, value in data.items()}
+        for command in ("sync", "ready", "rematch"):
+            if command in data and set(data) <= {command, "version"}:
+                if data[command] is not True:
+                    raise BadRequest(f'Send {{"{command}": true}}.')
+                return command, data
+        return "action", data
+
+    # ---------------------------------------------------------------- to the client
+
+    async def game_updated(self, event):
+        version = event["version"]
+        if self.version is not None and version <= self.version:
+            return
+        public = view_from_data(event["view"])
+        mine = self.seat is not None and public.drawing and public.current == self.seat
+        if self.version is None or version != self.version + 1 or mine:
+            await self.send_state()  # a gap, or this seat's own drawn card: read it from the db
+            return
+        view = as_seat(public, self.seat)
+        await self.send_frame(version, view, event["meta"], event["html"])
+
+    async def send_state(self):
+        state = await database_sync_to_async(selectors.game_state_by_id)(
+            game_id=self.game_id, seat=self.seat
+        )
+        board = None if self.json_mode else rendering.board_html(public_of(state.view), state.meta)
+        await self.send_frame(state.meta["version"], state.view, state.meta, board)
+
+    async def send_frame(self, version, view, meta, board_html):
+        self.version = version
+        if self.json_mode:
+            await self.send(text_data=json.dumps({**view.to_json(), "version": version}))
+            return
+        controls = rendering.controls_html(view, meta)
+        await self.send(text_data=board_html + controls + '<div id="flash" class="flash"></div>')
+
+    async def send_error(self, exc: ServiceError):
+        if self.json_mode:
+            await self.send(text_data=json.dumps(exc.to_json()))
+        else:
+            await self.send(text_data=rendering.error_html(exc.message))
+
+
+class LobbyListConsumer(AsyncWebsocketConsumer):
+    """Pushes the list of open public lobbies whenever one opens, fills or starts."""
+
+    async def connect(self):
+        if not _user_ok(self.scope.get("user")):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        await self.channel_layer.group_add(publish.LOBBY_LIST_GROUP, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(rendering.lobby_list_html)())
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(publish.LOBBY_LIST_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass
+
+    async def lobbies_updated(self, event):
+        await self.send(text_data=event["html"])
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """One lobby page: its seats, re-rendered for this user on every change."""
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.group = None
+        if not _user_ok(self.user):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.lobby_id = int(self.scope["url_route"]["kwargs"]["lobby_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.invite = query.get("invite", [None])[0]
+        self.csrf = self.scope.get("cookies", {}).get("csrftoken", "")
+        try:
+            html = await database_sync_to_async(self.render)()
+        except NotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = publish.lobby_group(self.lobby_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(self.render)() or html)
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass
+
+    async def lobby_updated(self, event):
+        try:
+            html = await database_sync_to_async(self.render)()
+        except NotFound:
+            return
+        await self.send(text_data=html)
+
+    def render(self) -> str:
+        from games.views import _lobby_context
+
+        lobby = selectors.lobby_for_user(
+            lobby_id=self.lobby_id, user=self.user, invite_code=self.invite
+        )
+        context = _lobby_context(lobby, self.user, self.invite)
+        context.update(user=self.user, csrf_token=self.csrf)
+        return render_to_string("games/partials/lobby_seats.html", context)

@@ -1,0 +1,71 @@
+"""Packing engine views into plain data for channel-layer messages, and reading them back.
+
+A group message carries the *spectator* view (public by the engine's own definition); a
+connection turns it into its seat's view by adding only that seat's own drawn card.
+"""
+
+from dataclasses import replace
+
+from games.engine import HIDDEN, RoundResult, Rules, View
+
+
+def view_to_data(view: View) -> dict:
+    return {
+        "seat": view.seat,
+        "players": list(view.players),
+        "rules": view.rules.to_json(),
+        "round": view.round,
+        "phase": view.phase,
+        "current": view.current,
+        "starter": view.starter,
+        "ender": view.ender,
+        "deck_count": view.deck_count,
+        "discard": list(view.discard),
+        "drawing": view.drawing,
+        "drawn": view.drawn,
+        "grids": [list(g) for g in view.grids],
+        "revealed": list(view.revealed),
+        "totals": list(view.totals),
+        "results": [r.to_json() for r in view.results],
+    }
+
+
+def view_from_data(data: dict) -> View:
+    return View(
+        seat=data["seat"],
+        players=tuple(data["players"]),
+        rules=Rules(**data["rules"]),
+        round=data["round"],
+        phase=data["phase"],
+        current=data["current"],
+        starter=data["starter"],
+        ender=data["ender"],
+        deck_count=data["deck_count"],
+        discard=tuple(data["discard"]),
+        drawing=data["drawing"],
+        drawn=data["drawn"],
+        grids=tuple(tuple(g) for g in data["grids"]),
+        revealed=tuple(data["revealed"]),
+        totals=tuple(data["totals"]),
+        results=tuple(
+            RoundResult(r["starter"], r["ender"], tuple(r["raw"]), tuple(r["scores"]))
+            for r in data["results"]
+        ),
+    )
+
+
+def as_seat(public: View, seat: int | None, drawn: int | None = None) -> View:
+    """``public`` (a spectator view) as ``seat`` sees it, given that seat's own drawn card."""
+    if seat is None:
+        return public
+    mine = drawn if public.drawing and public.current == seat else None
+    return replace(public, seat=seat, drawn=mine)
+
+
+def is_hidden(value: object) -> bool:
+    return value == HIDDEN
+
+
+def public_of(view: View) -> View:
+    """What everyone may see of ``view``: the same view without its owner's drawn card."""
+    return replace(view, seat=None, drawn=None)

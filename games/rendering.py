@@ -1,0 +1,139 @@
+"""HTML of the game board and lobby fragments. The same partials serve page loads and pushes.
+
+``board_html`` renders the public board from a spectator view (once per change, shared by all);
+``controls_html`` renders one seat's private part: its prompt, its drawn card and its actions.
+Nothing here decides a rule: legal actions come from the engine's view.
+"""
+
+import json
+
+from django.template.loader import render_to_string
+
+from games import engine
+
+PHASE_LABELS = {
+    engine.REVEAL_PHASE: "Reveal two cards",
+    engine.PLAY: "Playing",
+    engine.FINAL: "Last turns",
+    engine.ROUND_OVER: "Round over",
+    engine.GAME_OVER: "Game over",
+}
+
+
+def band(value: int) -> str:
+    """The colour band of a Skyjo card value."""
+    if value < 0:
+        return "neg"
+    if value == 0:
+        return "low"
+    if value <= 4:
+        return "green"
+    if value <= 8:
+        return "mid"
+    return "high"
+
+
+def card(value) -> dict:
+    if value is None:
+        return {"state": "removed"}
+    if value == engine.HIDDEN:
+        return {"state": "down"}
+    return {"state": "up", "value": value, "band": band(value)}
+
+
+def board_context(view: engine.View, meta: dict) -> dict:
+    players = []
+    last = view.results[-1] if view.results else None
+    over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
+    winners = set(view.winners)
+    for seat, name in enumerate(view.players):
+        cells = [{"pos": p, **card(v)} for p, v in enumerate(view.grids[seat])]
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "total": view.totals[seat],
+                "cells": cells,
+                "current": view.current == seat,
+                "ender": view.ender == seat,
+                "ready": seat in meta.get("ready", []),
+                "winner": seat in winners,
+                "revealing": view.phase == engine.REVEAL_PHASE and view.revealed[seat] < 2,
+                "raw": last.raw[seat] if over and last else None,
+                "score": last.scores[seat] if over and last else None,
+                "doubled": bool(over and last and last.ender == seat and last.doubled),
+            }
+        )
+    rounds = [
+        {
+            "number": i + 1,
+            "scores": [
+                {"value": s, "doubled": r.ender == seat and r.doubled, "ender": r.ender == seat}
+                for seat, s in enumerate(r.scores)
+            ],
+        }
+        for i, r in enumerate(view.results)
+    ]
+    return {
+        "view": view,
+        "meta": meta,
+        "version": meta["version"],
+        "players": players,
+        "phase_label": PHASE_LABELS.get(view.phase, view.phase),
+        "current_name": view.players[view.current] if view.current is not None else None,
+        "ender_name": view.players[view.ender] if view.ender is not None else None,
+        "discard_top": card(view.discard_top) if view.discard_top is not None else None,
+        "rounds": rounds,
+        "round_over": over,
+        "game_over": view.phase == engine.GAME_OVER,
+        "aborted": meta.get("status") == "aborted",
+        "winner_names": [view.players[s] for s in sorted(winners)],
+        "event": meta.get("event"),
+    }
+
+
+def board_html(view: engine.View, meta: dict) -> str:
+    return render_to_string("games/partials/board.html", board_context(view, meta))
+
+
+def controls_context(view: engine.View, meta: dict) -> dict:
+    seat = view.seat
+    legal = [a.to_json() for a in view.legal_actions()] if seat is not None else []
+    mine = seat is not None and view.current == seat
+    waiting_on = []
+    if view.phase == engine.REVEAL_PHASE:
+        waiting_on = [view.players[s] for s, n in enumerate(view.revealed) if n < 2]
+    return {
+        "view": view,
+        "meta": meta,
+        "seat": seat,
+        "legal": legal,
+        "legal_json": json.dumps(legal),
+        "my_turn": mine,
+        "drawn": card(view.drawn) if view.drawn is not None else None,
+        "can_take": any(a.get("take") == "discard" for a in legal),
+        "can_draw": {"take": "deck"} in legal,
+        "can_flip": any("flip" in a for a in legal),
+        "reveals_left": 2 - view.revealed[seat] if seat is not None else 0,
+        "current_name": view.players[view.current] if view.current is not None else None,
+        "waiting_on": waiting_on,
+        "i_am_ready": seat is not None and seat in meta.get("ready", []),
+        "aborted": meta.get("status") == "aborted",
+    }
+
+
+def controls_html(view: engine.View, meta: dict) -> str:
+    return render_to_string("games/partials/controls.html", controls_context(view, meta))
+
+
+def error_html(message: str) -> str:
+    return render_to_string("games/partials/flash.html", {"message": message})
+
+
+def lobby_list_html() -> str:
+    from games import selectors
+
+    return render_to_string(
+        "games/partials/lobby_list.html",
+        {"lobbies": selectors.open_lobbies(), "games": selectors.running_public_games()},
+    )

@@ -1,0 +1,109 @@
+"""Reads of the games app: lobby lists, and a game as one user may see it."""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q
+
+from games import engine
+from games.errors import NotFound
+from games.models import Game, GamePlayer, Lobby, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """What one user may know of a game now: their seat's view and the public meta."""
+
+    game: Game
+    seat: int | None
+    view: engine.View
+    meta: dict
+
+
+def open_lobbies():
+    """Public lobbies waiting for players, newest first, with their seats."""
+    return (
+        Lobby.objects.filter(status=Lobby.Status.OPEN, is_public=True)
+        .select_related("host")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at")[:50]
+    )
+
+
+def running_public_games():
+    return (
+        Game.objects.filter(status=Game.Status.PLAYING, lobby__is_public=True)
+        .select_related("lobby")
+        .prefetch_related("players")
+        .order_by("-created_at")[:20]
+    )
+
+
+def my_lobbies(user):
+    if not user.is_authenticated:
+        return Lobby.objects.none()
+    return (
+        Lobby.objects.filter(
+            Q(seats__user=user), status__in=[Lobby.Status.OPEN, Lobby.Status.PLAYING]
+        )
+        .select_related("game")
+        .distinct()
+        .order_by("-created_at")[:20]
+    )
+
+
+def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lobby:
+    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite."""
+    lobby = (
+        Lobby.objects.select_related("host", "game")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .filter(pk=lobby_id)
+        .first()
+    )
+    if lobby is None:
+        raise NotFound("There is no such lobby.")
+    if lobby.is_public or (invite_code and invite_code == lobby.invite_code):
+        return lobby
+    if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
+        return lobby
+    raise NotFound("There is no such lobby, or it is private.")
+
+
+def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
+    """The game and ``user``'s seat in it (``None``: a spectator of a public game)."""
+    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    seat = None
+    if user.is_authenticated:
+        seat = (
+            GamePlayer.objects.filter(game=game, user_id=user.pk)
+            .values_list("seat", flat=True)
+            .first()
+        )
+    if seat is None and not game.lobby.is_public:
+        raise NotFound("There is no such game, or it is private.")
+    return game, seat
+
+
+def game_meta(game: Game) -> dict:
+    return {
+        "game": game.pk,
+        "version": game.version,
+        "status": game.status,
+        "ready": list(game.ready),
+        "rematch": game.rematch_id,
+    }
+
+
+def game_state(*, game: Game, seat: int | None) -> GameState:
+    """``seat``'s view of ``game`` as saved (``None``: the spectator view)."""
+    state = engine.from_record(game.record)
+    return GameState(game, seat, engine.view_of(state, seat), game_meta(game))
+
+
+def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
+    return game_state(game=Game.objects.get(pk=game_id), seat=seat)
+
+
+def game_players(game: Game) -> list[GamePlayer]:
+    return list(game.players.select_related("user"))

@@ -1,0 +1,447 @@
+"""Every write of the games app: lobbies and moves. Views, consumers, admin and bots call these.
+
+Each service runs in one transaction, locks the row it changes (``select_for_update``), and
+tells the world only after the commit (``transaction.on_commit``), so that every accepted action
+is in the database before anyone hears of it.
+"""
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine, publish
+from games.errors import (
+    BadRequest,
+    GameOver,
+    IllegalMove,
+    InvalidLobby,
+    LobbyClosed,
+    LobbyFull,
+    LobbyNotOpen,
+    NotAPlayer,
+    NotEnoughPlayers,
+    NotFound,
+    NotHost,
+    NotInLobby,
+    NotInvited,
+    RemovedFromLobby,
+    StaleVersion,
+    WrongPhase,
+)
+from games.models import MAX_SEATS, MIN_SEATS, Game, GamePlayer, Lobby, Move, Round, Seat
+
+MAX_NAME = 60
+MAX_END_SCORE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    game_id: int
+    version: int
+    seat: int
+    action: dict
+    phase: str
+
+
+# ---------------------------------------------------------------------------------- lobbies
+
+
+def lobby_create(
+    *,
+    host,
+    name: str,
+    seat_count: int = 4,
+    is_public: bool = True,
+    end_score: int = 100,
+    double_on_tie: bool = True,
+    final_reveal_clears_columns: bool = True,
+) -> Lobby:
+    """Open a lobby with ``seat_count`` seats; the host takes seat 0."""
+    name = (name or "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise InvalidLobby(f"A lobby needs a name of 1 to {MAX_NAME} characters.")
+    if type(seat_count) is not int or not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise InvalidLobby(f"A lobby has {MIN_SEATS} to {MAX_SEATS} seats.")
+    if type(end_score) is not int or not 1 <= end_score <= MAX_END_SCORE:
+        raise InvalidLobby(f"The end score must be from 1 to {MAX_END_SCORE}.")
+    with transaction.atomic():
+        lobby = Lobby.objects.create(
+            name=name,
+            host=host,
+            seat_count=seat_count,
+            is_public=bool(is_public),
+            end_score=end_score,
+            double_on_tie=bool(double_on_tie),
+            final_reveal_clears_columns=bool(final_reveal_clears_columns),
+        )
+        Seat.objects.bulk_create(
+            Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)
+        )
+        _announce_lobby(lobby.pk)
+    return lobby
+
+
+def lobby_join(
+    *, lobby_id: int, user, invite_code: str | None = None, seat_index: int | None = None
+) -> Seat:
+    """Sit ``user`` down in the first free seat (or ``seat_index``); joining twice is a no-op."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        seats = list(lobby.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        _check_open(lobby)
+        if lobby.removed_users.filter(pk=user.pk).exists():
+            raise RemovedFromLobby()
+        if not lobby.is_public and not (
+            invite_code and secrets.compare_digest(str(invite_code), lobby.invite_code)
+        ):
+            raise NotInvited()
+        free = [s for s in seats if s.is_empty]
+        if seat_index is not None:
+            free = [s for s in free if s.index == seat_index]
+        if not free:
+            raise LobbyFull()
+        seat = free[0]
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise LobbyFull("That seat was just taken.") from None
+        _announce_lobby(lobby.pk)
+    return seat
+
+
+def lobby_leave(*, lobby_id: int, user) -> Lobby:
+    """Give up one's seat; a leaving host hands the lobby on, or closes it when alone."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        _check_open(lobby)
+        seats = list(lobby.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotInLobby()
+        mine.user = None
+        mine.save(update_fields=["user"])
+        if lobby.host_id == user.pk:
+            heirs = [s for s in seats if s.user_id is not None and s.pk != mine.pk]
+            if heirs:
+                lobby.host_id = heirs[0].user_id
+                lobby.save(update_fields=["host"])
+            else:
+                lobby.status = Lobby.Status.CLOSED
+                lobby.save(update_fields=["status"])
+        _announce_lobby(lobby.pk)
+    return lobby
+
+
+def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
+    """The host removes the player in ``seat_index``, who may not come back."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        if lobby.host_id != host.pk:
+            raise NotHost("Only the host can remove players.")
+        _check_open(lobby)
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None or seat.is_empty:
+            raise BadRequest("That seat is empty.")
+        if seat.user_id == host.pk:
+            raise BadRequest("The host cannot remove themself: leave the lobby instead.")
+        if seat.user_id is not None:
+            lobby.removed_users.add(seat.user_id)
+        seat.user = None
+        seat.bot_level = ""
+        seat.save(update_fields=["user", "bot_level"])
+        _announce_lobby(lobby.pk)
+
+
+def lobby_start(*, lobby_id: int, user) -> Game:
+    """The host starts the game with everybody seated (at least two)."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        if lobby.host_id != user.pk:
+            raise NotHost("Only the host can start the game.")
+        _check_open(lobby)
+        seated = [s for s in lobby.seats.select_related("user") if not s.is_empty]
+        if len(seated) < MIN_SEATS:
+            raise NotEnoughPlayers()
+        players = [(s.user, s.bot_level) for s in seated]
+        game = _create_game(lobby, players)
+        lobby.status = Lobby.Status.PLAYING
+        lobby.game = game
+        lobby.save(update_fields=["status", "game"])
+        _announce_lobby(lobby.pk)
+    return game
+
+
+def lobby_close(*, lobby_id: int) -> None:
+    """A moderator closes a lobby; its game, if running, is aborted."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        lobby.status = Lobby.Status.CLOSED
+        lobby.save(update_fields=["status"])
+        if lobby.game_id:
+            game_abort(game_id=lobby.game_id)
+        _announce_lobby(lobby.pk)
+
+
+# ---------------------------------------------------------------------------------- games
+
+
+def game_apply_action(
+    *,
+    game_id: int,
+    action: object,
+    version: object,
+    user=None,
+    seat: int | None = None,
+) -> MoveResult:
+    """Apply one engine step for ``user`` (or, for a bot runner, ``seat``) and save it.
+
+    Refuses, changing nothing: a non-player, a finished game, a ``version`` other than the
+    game's (except reveals in the reveal phase, which all players make at once), and
+    everything the engine refuses. Publishes the new state after the commit.
+    """
+    if (user is None) == (seat is None):
+        raise ValueError("pass exactly one of user and seat")
+    if type(version) is not int:
+        raise BadRequest('Every action needs the "version" of the state you saw, as an integer.')
+    try:
+        step = engine.Action.from_json(action)
+    except engine.EngineError as exc:
+        raise _engine_error(exc) from None
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if user is not None:
+            seat = _seat_of(game, user)
+        if game.is_over:
+            raise GameOver()
+        state = _restore(game)
+        simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
+        if version != game.version and not simultaneous:
+            raise StaleVersion(sent=version, current=game.version)
+        round_before, results_before = state.round, len(state.results)
+        try:
+            state.apply(seat, step)
+        except engine.EngineError as exc:
+            raise _engine_error(exc) from None
+        game.version += 1
+        Move.objects.create(
+            game=game, version=game.version, round=round_before, seat=seat, action=step.to_json()
+        )
+        if len(state.results) > results_before:
+            _save_scores(game, state)
+        _save(game, state)
+        event = {"kind": "move", "seat": seat, "action": step.to_json()}
+        _announce_game(game, state, event)
+        return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase)
+
+
+def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
+    """Mark a player ready for the next round; deal it once every human player is ready."""
+    if (user is None) == (seat is None):
+        raise ValueError("pass exactly one of user and seat")
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if user is not None:
+            seat = _seat_of(game, user)
+        if game.is_over:
+            raise GameOver()
+        if game.phase != engine.ROUND_OVER:
+            raise WrongPhase("You can only get ready for the next round once a round is scored.")
+        if seat in game.ready:
+            return game.version
+        humans = list(
+            game.players.filter(user__isnull=False).values_list("seat", flat=True).order_by("seat")
+        )
+        ready = sorted({*game.ready, seat})
+        state = _restore(game)
+        game.version += 1
+        if all(s in ready for s in humans):
+            state.next_round()
+            Round.objects.create(game=game, number=state.round, deck=state.log.deck)
+            game.ready = []
+            event = {"kind": "round_started", "round": state.round}
+        else:
+            game.ready = ready
+            event = {"kind": "ready", "seat": seat}
+        _save(game, state)
+        _announce_game(game, state, event)
+        return game.version
+
+
+def game_rematch(*, game_id: int, user) -> Game:
+    """A new game with the same players and rules, once this one is over (made only once)."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _seat_of(game, user)
+        if game.status != Game.Status.FINISHED:
+            raise WrongPhase("A rematch can be started only when the game is over.")
+        if game.rematch_id:
+            return game.rematch
+        lobby = Lobby.objects.select_for_update().get(pk=game.lobby_id)
+        players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
+        new = _create_game(lobby, players)
+        game.rematch = new
+        game.version += 1
+        game.save(update_fields=["rematch", "version", "updated_at"])
+        lobby.status = Lobby.Status.PLAYING
+        lobby.game = new
+        lobby.save(update_fields=["status", "game"])
+        _announce_game(game, _restore(game), {"kind": "rematch", "game": new.pk})
+        _announce_lobby(lobby.pk)
+        return new
+
+
+def game_abort(*, game_id: int) -> None:
+    """A moderator stops a game; nobody can move in it any more."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.is_over:
+            return
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.version += 1
+        game.save(update_fields=["status", "finished_at", "version", "updated_at"])
+        Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.CLOSED)
+        _announce_game(game, _restore(game), {"kind": "aborted"})
+        _announce_lobby(game.lobby_id)
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _lock_lobby(lobby_id: int) -> Lobby:
+    try:
+        return Lobby.objects.select_for_update().get(pk=lobby_id)
+    except Lobby.DoesNotExist:
+        raise NotFound("There is no such lobby.") from None
+
+
+def _lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("There is no such game.") from None
+
+
+def _check_open(lobby: Lobby) -> None:
+    if lobby.status == Lobby.Status.CLOSED:
+        raise LobbyClosed()
+    if lobby.status != Lobby.Status.OPEN:
+        raise LobbyNotOpen()
+
+
+def _seat_of(game: Game, user) -> int:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAPlayer("Log in to play.")
+    seat = (
+        GamePlayer.objects.filter(game_id=game.pk, user_id=user.pk)
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if seat is None:
+        raise NotAPlayer()
+    return seat
+
+
+def _restore(game: Game) -> engine.Game:
+    """The engine game of a saved record. Everything random that happened is in the record;
+    what is still to come gets a fresh secret seed."""
+    return engine.from_record(game.record, seed=secrets.randbits(64))
+
+
+def _engine_error(exc: engine.EngineError) -> IllegalMove:
+    message = str(exc)
+    return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)
+
+
+def _player_name(user, bot_level: str) -> str:
+    if user is not None:
+        return user.username
+    return f"Bot ({bot_level})"
+
+
+def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
+    names = [_player_name(user, level) for user, level in players]
+    seed = secrets.randbits(62)
+    rules = engine.Rules(
+        end_score=lobby.end_score,
+        double_on_tie=lobby.double_on_tie,
+        final_reveal_clears_columns=lobby.final_reveal_clears_columns,
+    )
+    state = engine.Game(names, rules, seed=seed)
+    game = Game.objects.create(
+        lobby=lobby, seed=seed, record=engine.to_record(state), phase=state.phase
+    )
+    GamePlayer.objects.bulk_create(
+        GamePlayer(game=game, seat=i, user=user, bot_level=level, name=name)
+        for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
+    )
+    Round.objects.create(game=game, number=1, deck=state.log.deck)
+    return game
+
+
+def _save_scores(game: Game, state: engine.Game) -> None:
+    result = state.results[-1]
+    Round.objects.filter(game=game, number=len(state.results)).update(
+        starter=result.starter,
+        ender=result.ender,
+        raw=list(result.raw),
+        scores=list(result.scores),
+        scored_at=timezone.now(),
+    )
+    winners = set(state.winners)
+    players = list(game.players.all())
+    for player in players:
+        player.total = state.totals[player.seat]
+        player.won = player.seat in winners
+    GamePlayer.objects.bulk_update(players, ["total", "won"])
+    if state.finished:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.FINISHED)
+        transaction.on_commit(lambda: publish.lobby_changed(game.lobby_id))
+
+
+def _save(game: Game, state: engine.Game) -> None:
+    game.record = engine.to_record(state)
+    game.phase = state.phase
+    game.save(
+        update_fields=["record", "phase", "version", "ready", "status", "finished_at", "updated_at"]
+    )
+
+
+def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
+    public = engine.view_of(state, None)
+    meta = {
+        "game": game.pk,
+        "version": game.version,
+        "status": game.status,
+        "ready": list(game.ready),
+        "rematch": game.rematch_id,
+    }
+    transaction.on_commit(lambda: publish.game_changed(public, meta, event))
+
+
+def _announce_lobby(lobby_id: int) -> None:
+    transaction.on_commit(lambda: publish.lobby_changed(lobby_id))
+
+
+__all__ = [
+    "MoveResult",
+    "game_abort",
+    "game_apply_action",
+    "game_rematch",
+    "game_set_ready",
+    "lobby_close",
+    "lobby_create",
+    "lobby_join",
+    "lobby_leave",
+    "lobby_remove_player",
+    "lobby_start",
+]

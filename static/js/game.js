@@ -1,0 +1,82 @@
+/* Skyjo game page: sends actions as JSON over the htmx websocket, highlights what may be clicked.
+   The server decides everything; this script only turns clicks into protocol frames. */
+(function () {
+  "use strict";
+  var socket = null;
+  var mode = null;
+  var seenVersion = null;
+
+  function $(id) { return document.getElementById(id); }
+  function mySeat() { var g = $("game"); return g ? g.dataset.seat : ""; }
+  function version() { var b = $("board"); return b ? parseInt(b.dataset.version, 10) : 0; }
+  function legal() {
+    var c = $("controls");
+    try { return c ? JSON.parse(c.dataset.legal || "[]") : []; } catch (e) { return []; }
+  }
+
+  function send(obj) {
+    if (!socket) { flash("Not connected: reconnecting…"); return; }
+    obj.version = version();
+    socket.send(JSON.stringify(obj));
+  }
+
+  function flash(text) {
+    var f = $("flash");
+    if (f) { f.textContent = text; f.dataset.shown = "1"; }
+  }
+
+  function positions(kind) {
+    return legal().filter(function (a) {
+      if (kind === "discard") return a.take === "discard";
+      if (kind === "swap") return "swap" in a && !("take" in a);
+      return kind in a;
+    }).map(function (a) { return kind === "discard" ? a.swap : a[kind]; });
+  }
+
+  function refresh() {
+    var v = version();
+    if (v !== seenVersion) { seenVersion = v; mode = null; }
+    var acts = legal();
+    if (!acts.length) mode = null;
+    else if (positions("reveal").length) mode = "reveal";
+    else if (positions("swap").length) { if (mode !== "flip") mode = "swap"; }
+    else if (mode !== "discard") mode = null;
+    var pick = mode ? positions(mode) : [];
+    document.querySelectorAll(".cell").forEach(function (cell) {
+      var ok = cell.dataset.seat === mySeat() && pick.indexOf(parseInt(cell.dataset.pos, 10)) >= 0;
+      cell.classList.toggle("pickable", ok);
+    });
+    document.querySelectorAll("[data-mode]").forEach(function (b) {
+      b.classList.toggle("active", b.dataset.mode === mode);
+    });
+    var discard = $("discard-pile"), deck = $("deck-pile");
+    if (discard) discard.classList.toggle("pickable", positions("discard").length > 0);
+    if (deck) deck.classList.toggle("pickable", acts.some(function (a) { return a.take === "deck"; }));
+    var game = $("game");
+    if (game) game.dataset.mode = mode || "";
+  }
+
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest("[data-send], [data-mode], .cell, #discard-pile, #deck-pile");
+    if (!t) return;
+    if (t.dataset.send) { send(JSON.parse(t.dataset.send)); return; }
+    if (t.dataset.mode) { mode = t.dataset.mode; refresh(); return; }
+    if (t.id === "deck-pile") { if (t.classList.contains("pickable")) send({ take: "deck" }); return; }
+    if (t.id === "discard-pile") { if (t.classList.contains("pickable")) { mode = "discard"; refresh(); } return; }
+    if (!t.classList.contains("pickable")) return;
+    var pos = parseInt(t.dataset.pos, 10);
+    if (mode === "reveal") send({ reveal: pos });
+    else if (mode === "swap") send({ swap: pos });
+    else if (mode === "flip") send({ flip: pos });
+    else if (mode === "discard") send({ take: "discard", swap: pos });
+  });
+
+  function setConn(state, text) {
+    var c = $("conn");
+    if (c) { c.dataset.state = state; c.textContent = text; }
+  }
+  document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; setConn("open", "live"); });
+  document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", "reconnecting…"); });
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+})();
