@@ -7,6 +7,7 @@ from django.utils import translation
 
 from accounts.forms import RegistrationForm, SettingsForm
 from accounts.models import User
+from games.stats import player_history, player_statistics
 
 
 def register(request):
@@ -43,5 +44,10 @@ def profile(request, username):
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "is_own_profile": request.user == player},
+        {
+            "player": player,
+            "is_own_profile": request.user == player,
+            "stats": player_statistics(player),
+            "history": player_history(player),
+        },
     )
