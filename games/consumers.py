@@ -80,9 +80,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                     game_id=self.game_id, user=self.user
                 )
             elif command == "rematch":
-                await database_sync_to_async(services.game_rematch)(
+                new = await database_sync_to_async(services.game_rematch)(
                     game_id=self.game_id, user=self.user
                 )
+                if self.json_mode:
+                    await self.send(text_data=json.dumps({"rematch": {"game": new.pk}}))
             else:
                 version = data.pop("version", None)
                 await database_sync_to_async(services.game_apply_action)(

@@ -47,9 +47,7 @@ def test_private_lobby_is_hidden_but_the_invite_link_works(client, alice, bob):
     assert b"Secret" not in client.get(reverse("games:lobbies")).content
     page = client.get(reverse("games:lobby_invite", args=[lobby.invite_code]))
     assert page.status_code == 200 and lobby.invite_code.encode() in page.content
-    client.post(
-        reverse("games:lobby_join", args=[lobby.pk]), {"invite_code": lobby.invite_code}
-    )
+    client.post(reverse("games:lobby_join", args=[lobby.pk]), {"invite_code": lobby.invite_code})
     assert lobby.seats.filter(user=bob).exists()
 
 

@@ -1,0 +1,117 @@
+"""Real Daphne processes and a real websocket client, for the restart and two-process tests."""
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+from websockets.asyncio.client import connect as ws_connect
+
+
+def _get_application():
+    from skyjo_site.asgi import application
+
+    return application
+
+
+def _child_setup():
+    """In the forked child: a fresh asgiref thread pool (the parent's worker threads do not
+    exist here, so its copied executor would never run anything), and the test database."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import AsyncToSync, SyncToAsync
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()  # and its own channel layer, not the parent's connections
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    SyncToAsync.context_to_thread_executor.clear()
+    AsyncToSync.loop_thread_executors.clear()
+    _use_test_database()
+
+
+def _use_test_database():
+    from django.conf import settings
+    from django.db import connections
+
+    test_name = settings.DATABASES["default"]["TEST"]["NAME"]
+    settings.DATABASES["default"]["NAME"] = test_name
+    connections["default"].settings_dict["NAME"] = test_name
+
+
+def start_daphne():
+    """Fork a Daphne child serving the site on the test database; returns the process.
+
+    Call it from a thread with no running event loop (``asyncio.to_thread``): a child forked
+    from inside a running loop inherits that loop's state and cannot serve websockets.
+    """
+    from daphne.testing import DaphneProcess
+    from django.db import connections
+
+    connections.close_all()  # the child must not share the parent's database connection
+    process = DaphneProcess("127.0.0.1", _get_application, setup=_child_setup)
+    process.start()
+    while not process.ready.wait(timeout=1):
+        if not process.is_alive():
+            raise RuntimeError("Daphne stopped before it was ready")
+    return process
+
+
+@asynccontextmanager
+async def daphne():
+    """A live Daphne for the body of an ``async with``; yields its port."""
+    process = await asyncio.to_thread(start_daphne)
+    try:
+        yield process.port.value
+    finally:
+        await asyncio.to_thread(stop, process)
+
+
+def stop(process) -> None:
+    if process.is_alive():
+        process.terminate()
+        process.join(timeout=10)
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=user.pk))
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+class Player:
+    """One JSON-mode game socket on a live server."""
+
+    def __init__(self, cookie: str, port: int, game_id: int):
+        self.cookie, self.port, self.game_id = cookie, port, game_id
+        self.ws = None
+        self.state = None
+
+    async def open(self) -> dict:
+        self.ws = await ws_connect(
+            f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/?format=json",
+            additional_headers={"Cookie": self.cookie},
+            origin=f"http://127.0.0.1:{self.port}",
+            open_timeout=10,
+        )
+        self.state = await self.receive()
+        return self.state
+
+    async def receive(self, timeout: float = 10) -> dict:
+        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if "version" in frame and "players" in frame:
+            self.state = frame
+        return frame
+
+    async def until_version(self, version: int, timeout: float = 10) -> dict:
+        while self.state is None or self.state["version"] < version:
+            frame = await self.receive(timeout)
+            assert "error" not in frame, frame
+        return self.state
+
+    async def send(self, data: dict) -> None:
+        await self.ws.send(json.dumps(data))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
