@@ -23,6 +23,7 @@ from . import LEVELS, get_bot
 from .baselines import BASELINES
 
 MAX_ROUNDS = 60
+MAX_ACTIONS = 20_000
 
 
 def make_bot(name: str):
@@ -70,7 +71,9 @@ def play_game(task) -> tuple[Tally, Tally]:
     game = Game([f"s{s}" for s in range(players)], seed=deal, deck=deck_for(deal, 1))
     times: list[list[float]] = [[] for _ in range(players)]
     clock = time.perf_counter
-    while not game.finished and game.round <= MAX_ROUNDS:
+    steps = 0
+    while not game.finished and game.round <= MAX_ROUNDS and steps < MAX_ACTIONS:
+        steps += 1
         if game.phase == "round_over":
             game.next_round(deck_for(deal, game.round + 1))
             continue

@@ -1,7 +1,295 @@
-"""Strong: placeholder that plays like Medium until the analytic strong bot lands."""
+"""Strong: expected values over the unseen cards, column odds and end-of-round risk.
 
-from .medium import MediumBot
+Everything is computed from the seat's view:
+
+- *Unseen cards*: the 150-card deck minus every face-up grid card, the discard pile and its own
+  drawn card. A face-down card (anyone's) is worth the unseen mean.
+- *Grid value*: the expected final score of a grid, column by column. A column with a face-up
+  pair ``v, v`` loses its cards when the third card turns out to be ``v`` (at a flip or the final
+  reveal) or when a ``v`` is later drawn or discarded and placed there; the chance of the latter
+  grows with the number of turns the round probably has left and with the copies of ``v`` still
+  unseen.
+- *Every move is scored* by the grid value after it. A blind draw is valued exactly: the
+  expectation over the 15 card values weighted by their unseen copies, each played at its best
+  (swap anywhere, or discard it and turn a face-down card). A discard handed to the next player
+  costs a share of what it is worth to them.
+- *Ending the round*: a move that turns its last face-down card is weighed against playing on.
+  Ending scores its exact total, doubled with the probability that some opponent ends at or
+  below it (their face-down cards at the unseen mean with its spread, after one last turn), and
+  cuts the opponents' remaining improvement short; playing on gives every player one more turn.
+- On a final turn (someone else ended) only its own expected total counts.
+"""
+
+import math
+import random
+
+from games.engine import Action, View, draw, flip, reveal, swap, take_discard
+
+from .knowledge import COLUMNS, OFFSET, hidden_positions
+
+H = "?"
+FUTURE_OFFERS_PER_TURN = 1.5
+FUTURE_WEIGHT = 0.6
+MAX_TURNS = 8
 
 
-class StrongBot(MediumBot):
+class _Context:
+    """The unseen cards and the round's pace, computed once per decision."""
+
+    __slots__ = ("counts", "total", "mu", "var", "turns", "probs")
+
+    def __init__(self, view: View, counts: list[int], own_hidden: int) -> None:
+        self.counts = counts
+        total = sum(counts)
+        self.total = total
+        if total:
+            mu = sum((i - OFFSET) * n for i, n in enumerate(counts)) / total
+            var = sum(n * (i - OFFSET - mu) ** 2 for i, n in enumerate(counts)) / total
+            self.probs = [n / total for n in counts]
+        else:
+            mu, var = 5.07, 13.0
+            self.probs = [0.0] * len(counts)
+        self.mu = mu
+        self.var = var
+        if view.ender is not None:
+            self.turns = 0
+        else:
+            others = [
+                sum(1 for c in g if c == H) for s, g in enumerate(view.grids) if s != view.seat
+            ]
+            self.turns = min(MAX_TURNS, min(others, default=MAX_TURNS), max(own_hidden, 1) * 2)
+
+    def future_clear(self, v: int) -> float:
+        """Chance a ``v`` is offered and placed before the round ends."""
+        if self.turns <= 0:
+            return 0.0
+        p = self.probs[v + OFFSET]
+        return FUTURE_WEIGHT * (1 - (1 - p) ** (FUTURE_OFFERS_PER_TURN * self.turns))
+
+
+def column_value(a, b, c, ctx: _Context) -> float:
+    """Expected final score of one column (``None`` cells: removed, worth 0)."""
+    if a is None:
+        return 0.0
+    cells = (a, b, c)
+    hidden = cells.count(H)
+    mu = ctx.mu
+    if hidden == 0:
+        if a == b == c:
+            return 0.0
+        for x, y, z in ((a, b, c), (a, c, b), (b, c, a)):
+            if x == y and x > 0:
+                return (1 - ctx.future_clear(x)) * (2 * x + z) + ctx.future_clear(x) * 0.0
+        return float(a + b + c)
+    if hidden == 1:
+        x, y = (v for v in cells if v != H)
+        if x == y:
+            p_now = ctx.probs[x + OFFSET]
+            if x > 0:
+                clear = p_now + (1 - p_now) * ctx.future_clear(x)
+                return (1 - clear) * (2 * x + mu)
+            return 2 * x + mu - p_now * 3 * x
+        return x + y + mu
+    if hidden == 2:
+        (x,) = (v for v in cells if v != H)
+        return x + 2 * mu
+    return 3 * mu
+
+
+def grid_value(grid, ctx: _Context) -> list[float]:
+    return [column_value(grid[c], grid[c + 4], grid[c + 8], ctx) for c in range(4)]
+
+
+def _after(grid, pos: int, card: int) -> tuple:
+    """Column ``pos % 4`` after putting ``card`` at ``pos`` (removed if it completes)."""
+    col = pos % 4
+    cells = [grid[col], grid[col + 4], grid[col + 8]]
+    cells[pos // 4] = card
+    if cells[0] == cells[1] == cells[2] and H not in cells:
+        return (None, None, None)
+    return tuple(cells)
+
+
+def simple_gain(grid, pos: int, card: int, mu: float) -> float:
+    """Points an opponent saves by putting ``card`` at ``pos`` (column completion included)."""
+    here = grid[pos]
+    gain = (mu if here == H else here) - card
+    col = pos % 4
+    others = [grid[q] for q in (col, col + 4, col + 8) if q != pos]
+    if others[0] == card and others[1] == card:
+        gain += 3 * card
+    return gain
+
+
+class StrongBot:
     name = "strong"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        seat = view.seat
+        grid = view.grids[seat]
+        hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            col = rng.randrange(4)
+            pair = [p for p in (col, col + 4) if grid[p] == H]
+            return reveal(pair[0] if pair else rng.choice(hidden))
+        ctx = _Context(view, _counts(view), len(hidden))
+        cols = grid_value(grid, ctx)
+        base = sum(cols)
+        ending = self._ending(view, grid, hidden, ctx, base)
+        nxt = view.grids[(seat + 1) % len(view.grids)]
+        n_opp = len(view.grids) - 1
+        if not view.drawing:
+            top = view.discard_top
+            draw_value = self._draw_value(grid, hidden, cols, base, ctx, ending)
+            if top is not None:
+                best, pos = self._best_swap(
+                    grid, hidden, top, cols, base, ctx, ending, nxt, n_opp, taking=True
+                )
+                if pos >= 0 and best < draw_value:
+                    return take_discard(pos)
+            return draw()
+        card = view.drawn
+        best, pos = self._best_swap(grid, hidden, card, cols, base, ctx, ending, nxt, n_opp)
+        if hidden:
+            flip_value, flip_pos = self._best_flip(grid, hidden, base, ctx, ending)
+            flip_value += self._gift(nxt, card, ctx) / n_opp
+            if flip_value < best:
+                return flip(flip_pos)
+        return swap(pos)
+
+    # ------------------------------------------------------------------ move values
+
+    def _best_swap(self, grid, hidden, card, cols, base, ctx, ending, nxt, n_opp, taking=False):
+        best, best_pos = math.inf, -1
+        last = len(hidden) == 1
+        for p in range(12):
+            here = grid[p]
+            if here is None:
+                continue
+            col = p % 4
+            after = _after(grid, p, card)
+            if taking and here != H and card >= here and after[0] is not None:
+                continue
+            value = base - cols[col] + column_value(*after, ctx)
+            if last and here == H and ending is not None:
+                value = self._end_value(grid, p, card, ending)
+            elif ending is not None:
+                value += ending[1]
+            if here != H:
+                value += self._gift(nxt, here, ctx) / n_opp
+            if value < best - 1e-9:
+                best, best_pos = value, p
+        return best, best_pos
+
+    def _best_flip(self, grid, hidden, base, ctx, ending):
+        if len(hidden) == 1 and ending is not None:
+            p = hidden[0]
+            value = 0.0
+            for i, prob in enumerate(ctx.probs):
+                if prob:
+                    value += prob * self._end_value(grid, p, i - OFFSET, ending)
+            return value, p
+        plain = [p for p in hidden if not _in_pair(grid, p)] or hidden
+        p = min(plain, key=lambda q: (_up_in_column(grid, q), q))
+        return base + (ending[1] if ending is not None else 0.0), p
+
+    def _draw_value(self, grid, hidden, cols, base, ctx, ending) -> float:
+        if not ctx.total:
+            return math.inf
+        flip_value = self._best_flip(grid, hidden, base, ctx, ending)[0] if hidden else math.inf
+        value = 0.0
+        for i, prob in enumerate(ctx.probs):
+            if prob:
+                best = self._best_swap(grid, hidden, i - OFFSET, cols, base, ctx, ending, None, 1)
+                value += prob * min(best[0], flip_value)
+        return value
+
+    def _gift(self, nxt, card, ctx) -> float:
+        """What handing ``card`` to the next player is worth to them over a blind draw."""
+        if nxt is None:
+            return 0.0
+        best = max(simple_gain(nxt, p, card, ctx.mu) for p in range(12) if nxt[p] is not None)
+        return max(0.0, best - 2.0)
+
+    # ------------------------------------------------------------------ ending the round
+
+    def _ending(self, view, grid, hidden, ctx, base):
+        """``None`` unless a move may end the round now; else (opponent data, play-on cost)."""
+        if view.ender is not None or len(hidden) != 1:
+            return None
+        opps = []
+        gains = 0.0
+        for s, g in enumerate(view.grids):
+            if s == view.seat:
+                continue
+            k = sum(1 for c in g if c == H)
+            est = sum(column_value(g[c], g[c + 4], g[c + 8], _FinalCtx(ctx)) for c in range(4))
+            improve = self._expected_improvement(g, ctx)
+            gains += improve
+            opps.append((est - improve, math.sqrt(ctx.var * k + 2.0)))
+        mean_gain = gains / len(opps)
+        own_gain = self._expected_improvement(grid, ctx)
+        # playing on: every player gets one more turn (opponents improve, so do we)
+        return opps, -own_gain + mean_gain, mean_gain, view.rules.double_on_tie
+
+    def _end_value(self, grid, pos, card, ending) -> float:
+        opps, _, _, on_tie = ending
+        cells = list(grid)
+        cells[pos] = card
+        col = pos % 4
+        a, b, c = cells[col], cells[col + 4], cells[col + 8]
+        if a is not None and a == b == c:
+            cells[col] = cells[col + 4] = cells[col + 8] = None
+        score = sum(x for x in cells if x is not None)
+        if score <= 0:
+            return float(score)
+        p_above = 1.0
+        edge = score + (0.5 if on_tie else -0.5)
+        for mean, sd in opps:
+            z = (edge - mean) / sd
+            p_above *= 0.5 * (1 - math.erf(z / math.sqrt(2)))
+        return score * (2 - p_above)
+
+    @staticmethod
+    def _expected_improvement(g, ctx) -> float:
+        """Expected points one turn saves a grid: the best placement of a blind card, floored at 0."""
+        value = 0.0
+        mu = ctx.mu
+        cells = [p for p in range(12) if g[p] is not None]
+        for i, prob in enumerate(ctx.probs):
+            if prob:
+                v = i - OFFSET
+                value += prob * max(0.0, max(simple_gain(g, p, v, mu) for p in cells))
+        return value
+
+
+class _FinalCtx:
+    """The context of a round that ends now: no future turns."""
+
+    __slots__ = ("probs", "mu")
+
+    def __init__(self, ctx: _Context) -> None:
+        self.probs = ctx.probs
+        self.mu = ctx.mu
+
+    turns = 0
+
+    def future_clear(self, v: int) -> float:
+        return 0.0
+
+
+def _counts(view: View) -> list[int]:
+    from .knowledge import unseen_counts
+
+    return unseen_counts(view)
+
+
+def _in_pair(grid, pos: int) -> bool:
+    col = pos % 4
+    a, b = (grid[q] for q in (col, col + 4, col + 8) if q != pos)
+    return a == b and a not in (H, None)
+
+
+def _up_in_column(grid, pos: int) -> int:
+    col = pos % 4
+    return sum(1 for q in COLUMNS[col] if grid[q] not in (H, None))
