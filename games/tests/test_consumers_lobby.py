@@ -1,0 +1,50 @@
+import pytest
+
+from games import services
+from games.tests.ws import connect, db
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def test_lobby_list_updates_live(alice, bob):
+    comm = await connect(bob, "/ws/lobbies/")
+    first = await comm.receive_from(timeout=5)
+    assert 'id="lobby-list"' in first and "No open lobby" in first
+    await db(services.lobby_create)(host=alice, name="Brand new table")
+    pushed = await comm.receive_from(timeout=5)
+    assert "Brand new table" in pushed
+    await comm.disconnect()
+
+
+async def test_lobby_page_shows_joins_starts_and_removals(alice, bob):
+    lobby = await db(services.lobby_create)(host=alice, name="T", seat_count=3)
+    host = await connect(alice, f"/ws/lobbies/{lobby.pk}/")
+    assert "Empty seat" in await host.receive_from(timeout=5)
+    guest = await connect(bob, f"/ws/lobbies/{lobby.pk}/")
+    await guest.receive_from(timeout=5)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob)
+    assert "bob" in await host.receive_from(timeout=5)
+    await guest.receive_from(timeout=5)
+    await db(services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    await host.receive_from(timeout=5)
+    assert "The host removed you" in await guest.receive_from(timeout=5)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=await _user("charlie"))
+    await host.receive_from(timeout=5)
+    await guest.receive_from(timeout=5)
+    game = await db(services.lobby_start)(lobby_id=lobby.pk, user=alice)
+    started = await host.receive_from(timeout=5)
+    assert f"/games/{game.pk}/" in started and "window.location" in started
+    assert "already started without you" in await guest.receive_from(timeout=5)
+    await host.disconnect()
+    await guest.disconnect()
+
+
+async def _user(name):
+    from django.contrib.auth import get_user_model
+
+    return await get_user_model().objects.acreate(username=name)
+
+
+async def test_private_lobby_socket_refuses_strangers(alice, bob):
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    await connect(bob, f"/ws/lobbies/{lobby.pk}/", expect=False)
