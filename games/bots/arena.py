@@ -45,6 +45,7 @@ class Tally:
     score: int = 0
     ends: int = 0
     doubled: int = 0
+    stalled: int = 0
     times: list[float] = field(default_factory=list)
 
     def add(self, other: "Tally") -> None:
@@ -54,6 +55,7 @@ class Tally:
         self.score += other.score
         self.ends += other.ends
         self.doubled += other.doubled
+        self.stalled += other.stalled
         self.times.extend(other.times)
 
 
@@ -86,6 +88,7 @@ def play_game(task) -> tuple[Tally, Tally]:
     best = min(game.totals)
     winners = [s for s, t in enumerate(game.totals) if t == best]
     cand, opp = Tally(), Tally()
+    cand.stalled = int(not game.finished)
     for s in range(players):
         t = cand if s == cand_seat else opp
         t.games += 1
@@ -120,10 +123,14 @@ def run_pairing(candidate, opponent, games, players, seed, jobs) -> tuple[Tally,
 
 
 def interval(wins: float, n: int) -> tuple[float, float, float]:
-    """Win rate and its 95% normal-approximation interval."""
-    p = wins / n if n else 0.0
-    half = 1.96 * math.sqrt(p * (1 - p) / n) if n else 0.0
-    return p, p - half, p + half
+    """Win rate and its 95% Wilson score interval."""
+    if not n:
+        return 0.0, 0.0, 0.0
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def row(name: str, t: Tally) -> str:
@@ -135,7 +142,7 @@ def row(name: str, t: Tally) -> str:
     doubled = t.doubled / t.ends if t.ends else 0.0
     return (
         f"| {name:<18} | {t.games:>6} | {t.score / max(t.rounds, 1):>6.2f} "
-        f"| {100 * p:>5.1f}% [{100 * lo:>5.1f}, {100 * hi:>5.1f}] "
+        f"| {100 * p:>5.1f}% [{100 * lo:>5.1f}, {100 * hi:>5.1f}]  "
         f"| {100 * ends:>5.1f}% | {100 * doubled:>5.1f}% | {mean_ms:>7.3f} | {p99_ms:>7.3f} |"
     )
 
@@ -185,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         print(row(args.candidate, cand))
         print(row(f"{opponent} (x{args.players - 1})", opp))
         print(f"candidate win-rate interval {verdict} the {100 * share:.0f}% share")
+        if cand.stalled:
+            print(f"{cand.stalled} games hit the action cap and were scored unfinished")
     sys.stdout.flush()
     return 0
 
