@@ -20,6 +20,20 @@ class User(AbstractUser):
     is_banned = models.BooleanField(default=False)
     ban_reason = models.CharField(max_length=500, blank=True)
     banned_at = models.DateTimeField(null=True, blank=True)
+    rating_mu = models.FloatField(default=25.0, help_text="OpenSkill skill estimate.")
+    rating_sigma = models.FloatField(default=25.0 / 3, help_text="OpenSkill uncertainty.")
+    rated_games = models.PositiveIntegerField(default=0)
+
+    PROVISIONAL_GAMES = 5
+
+    @property
+    def rating(self) -> int:
+        """The shown rating: a cautious estimate (mu - 3 sigma), 1000 for a newcomer."""
+        return round(1000 + 40 * (self.rating_mu - 3 * self.rating_sigma))
+
+    @property
+    def rating_is_provisional(self) -> bool:
+        return self.rated_games < self.PROVISIONAL_GAMES
 
     def ban(self, reason: str = "") -> None:
         """Ban this player; they are logged out on their next request."""

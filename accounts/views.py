@@ -9,6 +9,8 @@ from accounts.forms import RegistrationForm, SettingsForm
 from accounts.models import User
 from games.stats import player_history, player_statistics
 
+LEADERBOARD_SIZE = 50
+
 
 def register(request):
     if request.user.is_authenticated:
@@ -51,3 +53,10 @@ def profile(request, username):
             "history": player_history(player),
         },
     )
+
+
+def leaderboard(request):
+    """The best rated players, with at least one rated game."""
+    players = User.objects.filter(is_active=True, is_banned=False, rated_games__gt=0)
+    ranked = sorted(players, key=lambda u: u.rating, reverse=True)[:LEADERBOARD_SIZE]
+    return render(request, "accounts/leaderboard.html", {"players": ranked})

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, publish
+from games import engine, publish, ratings
 from games.errors import (
     BadRequest,
     GameOver,
@@ -405,6 +405,9 @@ def _save_scores(game: Game, state: engine.Game) -> None:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.FINISHED)
+        ratings.rate_finished_game(
+            totals_by_user={p.user_id: p.total for p in players if p.user_id is not None}
+        )
         transaction.on_commit(lambda: publish.lobby_changed(game.lobby_id))
 
 

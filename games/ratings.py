@@ -1,0 +1,29 @@
+"""Player ratings with OpenSkill (Plackett-Luce), a multiplayer model that handles ties.
+
+Only human players are rated, and only in games with at least two of them: a bot's strength is
+fixed, so a game against bots alone says little about the player's standing among people.
+"""
+
+from django.contrib.auth import get_user_model
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+
+
+def rate_finished_game(*, totals_by_user: dict[int, int]) -> None:
+    """Update the ratings of the users in ``totals_by_user`` (user id -> final total).
+
+    A lower total ranks better; equal totals are ties. Call inside the transaction that
+    finishes the game: the user rows are locked so that two games ending at once both count.
+    """
+    if len(totals_by_user) < 2:
+        return
+    users = list(
+        get_user_model().objects.select_for_update().filter(pk__in=totals_by_user).order_by("pk")
+    )
+    teams = [[MODEL.rating(mu=u.rating_mu, sigma=u.rating_sigma)] for u in users]
+    ranks = [totals_by_user[u.pk] for u in users]
+    for user, [new] in zip(users, MODEL.rate(teams, ranks=ranks), strict=True):
+        user.rating_mu, user.rating_sigma = new.mu, new.sigma
+        user.rated_games += 1
+    get_user_model().objects.bulk_update(users, ["rating_mu", "rating_sigma", "rated_games"])
