@@ -1,8 +1,10 @@
 import random
+import time
 
 import pytest
 
 from games.bots import LEVEL_LABELS, LEVELS, get_bot
+from games.engine import Game, view_of
 
 from .positions import random_views
 
@@ -24,3 +26,31 @@ def test_it_plays_only_legal_actions_in_random_positions(level):
         for _game, _seat, view in random_views(seed=players, count=2500, players=players):
             action = bot.choose(view, rng)
             assert action in view.legal_actions(), (action, view)
+
+
+def test_the_strong_bot_decides_well_under_half_a_second():
+    bot = get_bot("strong")
+    rng = random.Random(0)
+    times = []
+    for _game, _seat, view in random_views(seed=21, count=1500):
+        start = time.perf_counter()
+        bot.choose(view, rng)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    assert times[int(0.99 * len(times))] < 0.5
+
+
+def test_bots_finish_whole_games_among_themselves():
+    for level in LEVELS:
+        bots = [get_bot(level) for _ in range(3)]
+        rng = random.Random(level)
+        game = Game(["a", "b", "c"], seed=4)
+        steps = 0
+        while not game.finished:
+            if game.phase == "round_over":
+                game.next_round()
+                continue
+            seat = game.to_act()[0]
+            game.apply(seat, bots[seat].choose(view_of(game, seat), rng))
+            steps += 1
+            assert steps < 5000, f"{level} bots stall"
