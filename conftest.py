@@ -57,6 +57,24 @@ def charlie(db, django_user_model):
 
 
 @pytest.fixture(autouse=True)
+def _no_implicit_bot_runner(settings):
+    """Tests play bot turns with games.autoplay.play_due_turns (or start the loop themselves);
+    the Daphne servers they fork turn the runner back on (``live_server_settings``)."""
+    settings.SKYJO_AUTOPLAY = False
+
+
+def live_server_settings():
+    """In a forked test server: run the bot runner, with short bot pauses."""
+    from django.conf import settings
+
+    settings.SKYJO_AUTOPLAY = True
+    settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
+    from games import autoplay
+
+    autoplay.start_when_server_runs()  # as skyjo_site.asgi does when first imported
+
+
+@pytest.fixture(autouse=True)
 def _allow_orm_in_browser_tests(request, monkeypatch):
     """Playwright's sync API runs an event loop: let e2e tests use the ORM all the same."""
     if request.node.get_closest_marker("e2e"):
@@ -149,6 +167,7 @@ def _use_test_database():
     test_name = settings.DATABASES["default"]["TEST"]["NAME"]
     settings.DATABASES["default"]["NAME"] = test_name
     connections["default"].settings_dict["NAME"] = test_name
+    live_server_settings()
 
 
 @pytest.fixture(scope="session")

@@ -4,12 +4,16 @@ Consumers stay thin: authenticate, parse, call a service in a thread, relay. The
 speaks HTML (htmx out-of-band swaps; the default) or JSON (``?format=json``): docs/protocol.md.
 """
 
+import asyncio
+import contextlib
 import json
 import logging
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from games import publish, rendering, selectors, services
@@ -46,6 +50,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.version = None
         self.group = None
+        self.seat = None
+        self.heartbeat = None
         if not _user_ok(self.user):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -62,15 +68,44 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = publish.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if self.seat is not None:
+            await self.seen(+1)
+            self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_state()
 
     async def disconnect(self, code):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+            self.heartbeat = None
+            await self.seen(-1)
+
+    # ---------------------------------------------------------------- presence
+
+    async def seen(self, change: int = 0) -> None:
+        """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive."""
+        self.last_seen = time.monotonic()
+        try:
+            await database_sync_to_async(services.game_player_seen)(
+                game_id=self.game_id, user=self.user, change=change
+            )
+        except Exception:
+            log.exception("game socket %s: could not record presence", self.game_id)
+
+    async def beat(self) -> None:
+        """Every SKYJO_HEARTBEAT seconds: still here (a crashed process stops beating)."""
+        while True:
+            await asyncio.sleep(settings.SKYJO_HEARTBEAT)
+            await self.seen()
 
     # ---------------------------------------------------------------- from the client
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.seat is not None and time.monotonic() - self.last_seen > 5:
+            await self.seen()
         try:
             command, data = self.parse(text_data, bytes_data)
             if command == "sync":

@@ -19,6 +19,10 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+def default_disconnect_grace() -> int:
+    return settings.SKYJO_DISCONNECT_GRACE
+
+
 class Lobby(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Open"
@@ -42,6 +46,11 @@ class Lobby(models.Model):
     )
     double_on_tie = models.BooleanField(default=True)
     final_reveal_clears_columns = models.BooleanField(default=True)
+    disconnect_grace = models.PositiveIntegerField(
+        default=default_disconnect_grace,
+        validators=[MaxValueValidator(3600)],
+        help_text="Seconds a disconnected player keeps their turns before the medium bot plays them.",
+    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -93,6 +102,12 @@ class Seat(models.Model):
     def is_empty(self) -> bool:
         return self.user_id is None and not self.bot_level
 
+    @property
+    def bot_label(self) -> str:
+        from games.bots import LEVEL_LABELS
+
+        return LEVEL_LABELS.get(self.bot_level, self.bot_level.title())
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -117,7 +132,12 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    bot_due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the server next looks at this game (a bot's turn, or a grace check).",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -144,6 +164,12 @@ class GamePlayer(models.Model):
     name = models.CharField(max_length=150)
     total = models.IntegerField(default=0)
     won = models.BooleanField(default=False)
+    connections = models.PositiveSmallIntegerField(
+        default=0, help_text="Open game sockets of this player (humans only)."
+    )
+    last_seen = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life: connect, frame, heartbeat, disconnect."
+    )
 
     class Meta:
         ordering = ["game", "seat"]

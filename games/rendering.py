@@ -57,6 +57,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "current": view.current == seat,
                 "ender": view.ender == seat,
                 "ready": seat in meta.get("ready", []),
+                "away": seat in meta.get("away", []),
                 "winner": seat in winners,
                 "revealing": view.phase == engine.REVEAL_PHASE and view.revealed[seat] < 2,
                 "raw": last.raw[seat] if over and last else None,

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
 
-from games import engine
+from games import engine, presence
 from games.errors import NotFound
 from games.models import Game, GamePlayer, Lobby, Seat
 
@@ -92,6 +92,7 @@ def game_meta(game: Game) -> dict:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "away": presence.game_away_seats(game),
     }
 
 

@@ -7,11 +7,16 @@ is in the database before anyone hears of it.
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games import engine, publish, ratings
+from games import engine, presence, publish, ratings
+from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
     GameOver,
@@ -34,6 +39,7 @@ from games.models import MAX_SEATS, MIN_SEATS, Game, GamePlayer, Lobby, Move, Ro
 
 MAX_NAME = 60
 MAX_END_SCORE = 1000
+MAX_GRACE = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +63,13 @@ def lobby_create(
     end_score: int = 100,
     double_on_tie: bool = True,
     final_reveal_clears_columns: bool = True,
+    disconnect_grace: int | None = None,
 ) -> Lobby:
     """Open a lobby with ``seat_count`` seats; the host takes seat 0."""
+    if disconnect_grace is None:
+        disconnect_grace = settings.SKYJO_DISCONNECT_GRACE
+    if type(disconnect_grace) is not int or not 0 <= disconnect_grace <= MAX_GRACE:
+        raise InvalidLobby(f"The disconnect grace must be from 0 to {MAX_GRACE} seconds.")
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise InvalidLobby(f"A lobby needs a name of 1 to {MAX_NAME} characters.")
@@ -75,6 +86,7 @@ def lobby_create(
             end_score=end_score,
             double_on_tie=bool(double_on_tie),
             final_reveal_clears_columns=bool(final_reveal_clears_columns),
+            disconnect_grace=disconnect_grace,
         )
         Seat.objects.bulk_create(
             Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)
@@ -159,6 +171,59 @@ def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
         _announce_lobby(lobby.pk)
 
 
+def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
+    """The host puts a bot of ``level`` (one of games.bots.LEVELS) in the empty ``seat_index``."""
+    if level not in LEVELS:
+        raise BadRequest(f"Choose a bot level: {', '.join(LEVEL_LABELS[x] for x in LEVELS)}.")
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        if lobby.host_id != host.pk:
+            raise NotHost("Only the host can add bots.")
+        _check_open(lobby)
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None:
+            raise BadRequest("There is no such seat.")
+        if not seat.is_empty:
+            raise LobbyFull("That seat is taken.")
+        seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
+        _announce_lobby(lobby.pk)
+    return seat
+
+
+def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
+    """The host takes the bot out of ``seat_index``: the seat is empty again."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        if lobby.host_id != host.pk:
+            raise NotHost("Only the host can remove bots.")
+        _check_open(lobby)
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None or not seat.bot_level:
+            raise BadRequest("There is no bot in that seat.")
+        seat.bot_level = ""
+        seat.save(update_fields=["bot_level"])
+        _announce_lobby(lobby.pk)
+
+
+def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: int = 100) -> Game:
+    """One click from the home page: a private lobby of ``user`` and ``bots`` bots, started."""
+    if type(bots) is not int or not 1 <= bots <= MAX_SEATS - 1:
+        raise InvalidLobby(f"Play against 1 to {MAX_SEATS - 1} bots.")
+    if level not in LEVELS:
+        raise BadRequest(f"Choose a bot level: {', '.join(LEVEL_LABELS[x] for x in LEVELS)}.")
+    with transaction.atomic():
+        lobby = lobby_create(
+            host=user,
+            name=f"{user.username} vs {bots} {LEVEL_LABELS[level].lower()} bot{'s' * (bots > 1)}",
+            seat_count=bots + 1,
+            is_public=False,
+            end_score=end_score,
+        )
+        lobby.seats.filter(index__gt=0).update(bot_level=level)
+        return lobby_start(lobby_id=lobby.pk, user=user)
+
+
 def lobby_start(*, lobby_id: int, user) -> Game:
     """The host starts the game with everybody seated (at least two)."""
     with transaction.atomic():
@@ -235,6 +300,7 @@ def game_apply_action(
         )
         if len(state.results) > results_before:
             _save_scores(game, state)
+        _schedule(game, state)
         _save(game, state)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
         _announce_game(game, state, event)
@@ -269,6 +335,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         else:
             game.ready = ready
             event = {"kind": "ready", "seat": seat}
+        _schedule(game, state)
         _save(game, state)
         _announce_game(game, state, event)
         return game.version
@@ -305,8 +372,9 @@ def game_abort(*, game_id: int) -> None:
             return
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
+        game.bot_due_at = None
         game.version += 1
-        game.save(update_fields=["status", "finished_at", "version", "updated_at"])
+        game.save(update_fields=["status", "finished_at", "bot_due_at", "version", "updated_at"])
         Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.CLOSED)
         _announce_game(game, _restore(game), {"kind": "aborted"})
         _announce_lobby(game.lobby_id)
@@ -360,14 +428,20 @@ def _engine_error(exc: engine.EngineError) -> IllegalMove:
     return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)
 
 
-def _player_name(user, bot_level: str) -> str:
-    if user is not None:
-        return user.username
-    return f"Bot ({bot_level})"
+def _player_names(players: list[tuple[object, str]]) -> list[str]:
+    """Users by username; bots as "Medium bot 1", "Medium bot 2", numbered per level."""
+    names, counts = [], {}
+    for user, level in players:
+        if user is not None:
+            names.append(user.username)
+        else:
+            counts[level] = counts.get(level, 0) + 1
+            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    return names
 
 
 def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
-    names = [_player_name(user, level) for user, level in players]
+    names = _player_names(players)
     seed = secrets.randbits(62)
     rules = engine.Rules(
         end_score=lobby.end_score,
@@ -383,6 +457,8 @@ def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
         for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
     )
     Round.objects.create(game=game, number=1, deck=state.log.deck)
+    _schedule(game, state)
+    game.save(update_fields=["bot_due_at"])
     return game
 
 
@@ -415,8 +491,59 @@ def _save(game: Game, state: engine.Game) -> None:
     game.record = engine.to_record(state)
     game.phase = state.phase
     game.save(
-        update_fields=["record", "phase", "version", "ready", "status", "finished_at", "updated_at"]
+        update_fields=[
+            "record",
+            "phase",
+            "version",
+            "ready",
+            "status",
+            "finished_at",
+            "bot_due_at",
+            "updated_at",
+        ]
     )
+
+
+def _schedule(game: Game, state: engine.Game) -> None:
+    """Set when the bot runner (games.autoplay) next looks at ``game``: after the bot delay
+    when a bot is to act (or a human already away), at the moment the human to act would
+    count as away otherwise, never once the game is over."""
+    game._seats = presence.seats_of(game)  # for _announce_game's "away", in the same query
+    game.bot_due_at = next_look(game, state, timezone.now(), game._seats)
+
+
+def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
+    """The ``bot_due_at`` of ``game`` in ``state`` at ``now`` (``None``: nobody to wait for)."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    players, grace = seats_of or presence.seats_of(game)
+    players = {p.seat: p for p in players}
+    if state.phase == engine.ROUND_OVER:
+        humans = [s for s, p in players.items() if not presence.is_bot(p)]
+        seats = [s for s in humans if s not in game.ready]
+    elif state.phase == engine.REVEAL_PHASE:
+        seats = list(state.to_act())
+    elif state.phase in (engine.PLAY, engine.FINAL):
+        seats = [state.current]
+    else:
+        return None
+    soon = now + timedelta(seconds=settings.SKYJO_BOT_DELAY)
+    times = []
+    for seat in seats:
+        player = players[seat]
+        if presence.is_bot(player):
+            return soon
+        times.append(max(presence.away_at(player, grace=grace, since=game.created_at), soon))
+    return min(times, default=None)
+
+
+def game_player_seen(*, game_id: int, user, change: int = 0) -> None:
+    """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
+    disconnect, 0 for a frame or a heartbeat. A no-op for spectators."""
+    updates = {"last_seen": timezone.now()}
+    if change:
+        updates["connections"] = Greatest(F("connections") + change, 0)
+    GamePlayer.objects.filter(game_id=game_id, user_id=user.pk).update(**updates)
 
 
 def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
@@ -427,6 +554,7 @@ def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "away": presence.game_away_seats(game, seats=getattr(game, "_seats", None)),
     }
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))
 
@@ -437,14 +565,18 @@ def _announce_lobby(lobby_id: int) -> None:
 
 __all__ = [
     "MoveResult",
+    "bot_game_create",
     "game_abort",
     "game_apply_action",
+    "game_player_seen",
     "game_rematch",
     "game_set_ready",
     "lobby_close",
     "lobby_create",
     "lobby_join",
     "lobby_leave",
+    "lobby_add_bot",
+    "lobby_remove_bot",
     "lobby_remove_player",
     "lobby_start",
 ]

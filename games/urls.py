@@ -16,6 +16,17 @@ urlpatterns = [
         "lobbies/<int:lobby_id>/remove/<int:seat_index>/", views.lobby_remove, name="lobby_remove"
     ),
     path("lobbies/<int:lobby_id>/start/", views.lobby_start, name="lobby_start"),
+    path(
+        "lobbies/<int:lobby_id>/bots/<int:seat_index>/add/",
+        views.lobby_add_bot,
+        name="lobby_add_bot",
+    ),
+    path(
+        "lobbies/<int:lobby_id>/bots/<int:seat_index>/remove/",
+        views.lobby_remove_bot,
+        name="lobby_remove_bot",
+    ),
+    path("play/bots/", views.play_bots, name="play_bots"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/state.json", views.game_state_json, name="game_state"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record"),

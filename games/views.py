@@ -8,12 +8,43 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, rendering, selectors, services
+from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import NotFound, ServiceError
 from games.models import MAX_SEATS, MIN_SEATS, Game, Lobby
 
+LEVEL_CHOICES = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+
+
+class BotGameForm(forms.Form):
+    bots = forms.TypedChoiceField(
+        label="Bots",
+        choices=[(n, str(n)) for n in range(1, MAX_SEATS)],
+        coerce=int,
+        initial=3,
+    )
+    level = forms.ChoiceField(label="Level", choices=LEVEL_CHOICES, initial="medium")
+    end_score = forms.IntegerField(label="End score", min_value=1, max_value=1000, initial=100)
+
 
 def home(request):
-    return render(request, "games/home.html")
+    return render(request, "games/home.html", {"bot_form": BotGameForm()})
+
+
+@login_required
+@require_POST
+def play_bots(request):
+    """One click from the home page: a private game against bots, started at once."""
+    form = BotGameForm(request.POST)
+    if form.is_valid():
+        try:
+            game = services.bot_game_create(user=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            return redirect("games:game", game.pk)
+    else:
+        messages.error(request, "Choose 1 to 7 bots, a level and an end score from 1 to 1000.")
+    return redirect("games:home")
 
 
 def rules(request):
@@ -80,6 +111,7 @@ def _lobby_context(lobby: Lobby, user, invite_code: str | None = None) -> dict:
         "is_full": taken >= lobby.seat_count,
         "invite_code": invite_code,
         "removed": lobby.removed_users.filter(pk=user.pk).exists(),
+        "bot_levels": LEVEL_CHOICES,
     }
 
 
@@ -149,6 +181,33 @@ def lobby_remove(request, lobby_id: int, seat_index: int):
         request,
         lobby_id,
         lambda: services.lobby_remove_player(
+            lobby_id=lobby_id, host=request.user, seat_index=seat_index
+        ),
+    )
+
+
+@login_required
+@require_POST
+def lobby_add_bot(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_add_bot(
+            lobby_id=lobby_id,
+            host=request.user,
+            seat_index=seat_index,
+            level=request.POST.get("level", ""),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def lobby_remove_bot(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_remove_bot(
             lobby_id=lobby_id, host=request.user, seat_index=seat_index
         ),
     )

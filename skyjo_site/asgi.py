@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP and websockets in one Daphne process.
 
 Run with ``daphne skyjo_site.asgi:application`` (or ``manage.py runserver``, which uses
-Daphne because ``daphne`` is first in INSTALLED_APPS).
+Daphne because ``daphne`` is first in INSTALLED_APPS). Each process also runs the bot runner.
 """
 
 import os
@@ -17,13 +17,20 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import autoplay  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = autoplay.AutoplayMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
+
+# Every server process plays the bots' turns (games.autoplay): started when Daphne's reactor
+# runs, or else on the first connection. SKYJO_AUTOPLAY=false turns it off.
+autoplay.start_when_server_runs()

@@ -28,6 +28,9 @@ def _child_setup():
     SyncToAsync.context_to_thread_executor.clear()
     AsyncToSync.loop_thread_executors.clear()
     _use_test_database()
+    from conftest import live_server_settings
+
+    live_server_settings()
 
 
 def _use_test_database():

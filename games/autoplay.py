@@ -1,0 +1,174 @@
+"""The bot runner: plays the turns of bots, and of humans away longer than their lobby's grace.
+
+The database is the queue. Every service that changes a game sets ``Game.bot_due_at`` (see
+``services.next_look``): when a bot is to act, after ``SKYJO_BOT_DELAY``; when a human is, at
+the moment they would count as away. :func:`play_due_turns` takes the due games one at a time,
+each in its own transaction that holds the game's row lock (``select_for_update(skip_locked=
+True)``), so that several runners (one per server process) never look at one game together:
+never two moves for one turn. It plays **one step** and the service sets the next due time, so
+a bot's draw and its swap are two published moves ``SKYJO_BOT_DELAY`` apart, like a person's.
+
+Every server process runs :func:`run_forever` as an asyncio task (:func:`ensure_started`),
+started when Daphne's reactor runs (``skyjo_site.asgi``) or, failing that, on the first
+request. No extra worker process is needed.
+"""
+
+import asyncio
+import logging
+import random
+import secrets
+from datetime import timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from games import engine, presence, services
+from games.bots import get_bot
+from games.errors import ServiceError
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+AWAY_LEVEL = "medium"
+BATCH = 20
+RETRY = 5
+
+
+def play_due_turns(*, now=None, limit: int = BATCH) -> int:
+    """Play one step in each game whose ``bot_due_at`` has come (at most ``limit`` games);
+    returns how many steps were played. Games another runner holds are skipped."""
+    now = now or timezone.now()
+    due = list(
+        Game.objects.filter(status=Game.Status.PLAYING, bot_due_at__lte=now)
+        .order_by("bot_due_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    played = 0
+    for game_id in due:
+        try:
+            played += _play_one(game_id, now)
+        except ServiceError as exc:  # a race the service refused: nothing changed
+            log.info("bot runner: game %s: %s", game_id, exc.message)
+        except Exception:
+            log.exception("bot runner: game %s failed; trying again in %s s", game_id, RETRY)
+            Game.objects.filter(pk=game_id).update(bot_due_at=now + timedelta(seconds=RETRY))
+    return played
+
+
+def _play_one(game_id: int, now) -> int:
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
+            .first()
+        )
+        if game is None:  # another runner has it, or it moved on
+            return 0
+        state = engine.from_record(game.record, seed=secrets.randbits(64))
+        rows, grace = presence.seats_of(game)
+        players = {p.seat: p for p in rows}
+
+        def level_of(seat: int) -> str | None:
+            player = players[seat]
+            if presence.is_bot(player):
+                return player.bot_level or AWAY_LEVEL
+            if presence.is_away(player, grace=grace, since=game.created_at, now=now):
+                return AWAY_LEVEL
+            return None
+
+        if state.phase == engine.ROUND_OVER:
+            for seat in sorted(players):
+                human = not presence.is_bot(players[seat])
+                if human and seat not in game.ready and level_of(seat):
+                    services.game_set_ready(game_id=game.pk, seat=seat)
+                    return 1
+        elif state.phase in (engine.REVEAL_PHASE, engine.PLAY, engine.FINAL):
+            seats = state.to_act()
+            bots_first = sorted(seats, key=lambda s: not presence.is_bot(players[s]))
+            for seat in bots_first:
+                level = level_of(seat)
+                if level:
+                    step = _choose(level, state, seat)
+                    services.game_apply_action(
+                        game_id=game.pk, seat=seat, action=step.to_json(), version=game.version
+                    )
+                    return 1
+        # Nobody for the runner to play (a human came back): look again when it may change.
+        game.bot_due_at = services.next_look(game, state, timezone.now())
+        game.save(update_fields=["bot_due_at"])
+        return 0
+
+
+def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:
+    rng = random.Random()
+    step = get_bot(level).choose(engine.view_of(state, seat), rng)
+    legal = state.legal_actions(seat)
+    if step not in legal:  # a bot bug must not stop the game
+        log.error("bot runner: %s bot chose %s, not legal for seat %s", level, step, seat)
+        step = rng.choice(legal)
+    return step
+
+
+async def run_forever(interval: float | None = None) -> None:
+    """Call :func:`play_due_turns` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for
+    ever. An error is logged and the loop goes on."""
+    interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
+    step = database_sync_to_async(_tick)
+    while True:
+        try:
+            await step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot runner: a pass failed")
+        await asyncio.sleep(interval)
+
+
+def _tick() -> None:
+    close_old_connections()
+    while play_due_turns() >= BATCH:  # a backlog: go on at once
+        pass
+
+
+_task: asyncio.Task | None = None
+
+
+def ensure_started() -> asyncio.Task | None:
+    """Start the runner on this process's running event loop, once (SKYJO_AUTOPLAY=false: no)."""
+    global _task
+    if not settings.SKYJO_AUTOPLAY:
+        return None
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    if _task is not None and not _task.done() and _task.get_loop() is loop:
+        return _task
+    _task = loop.create_task(run_forever(), name="skyjo-bot-runner")
+    log.info("bot runner started")
+    return _task
+
+
+def start_when_server_runs() -> None:
+    """Under Daphne (``daphne`` or ``manage.py runserver``): start the runner as soon as the
+    Twisted asyncio reactor runs, so due turns resume after a restart with no request."""
+    import sys
+
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return
+    reactor.callWhenRunning(lambda: reactor.callLater(0, ensure_started))
+
+
+class AutoplayMiddleware:
+    """ASGI wrapper: makes sure the runner runs (idempotent) when a connection comes in."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            ensure_started()
+        return await self.app(scope, receive, send)

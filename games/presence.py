@@ -1,0 +1,56 @@
+"""Who is at the table: a human seat is *away* once it has shown no sign of life for longer
+than the lobby's grace period. Pure functions of saved rows; the consumers write the rows.
+
+A seat's signs of life are its open game sockets (``GamePlayer.connections``) and the time of
+the last one (``GamePlayer.last_seen``: connect, frame, heartbeat, disconnect). A connection
+count left behind by a crashed server process does not keep a seat forever: without a
+heartbeat for ``STALE_HEARTBEATS`` heartbeat periods the seat counts as disconnected.
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+STALE_HEARTBEATS = 3
+
+
+def away_at(player, *, grace: int, since: datetime) -> datetime:
+    """When ``player`` (a GamePlayer) counts as away if nothing changes; ``since`` stands in for
+    a player who never connected (the game's start)."""
+    seen = player.last_seen or since
+    wait = grace
+    if player.connections > 0:
+        wait = max(grace, STALE_HEARTBEATS * settings.SKYJO_HEARTBEAT)
+    return seen + timedelta(seconds=wait)
+
+
+def is_bot(player) -> bool:
+    """A bot seat, or a seat whose account is gone (played by the medium bot)."""
+    return player.user_id is None
+
+
+def is_away(player, *, grace: int, since: datetime, now: datetime) -> bool:
+    return not is_bot(player) and away_at(player, grace=grace, since=since) <= now
+
+
+def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[int]:
+    return [p.seat for p in players if is_away(p, grace=grace, since=since, now=now)]
+
+
+def seats_of(game) -> tuple[list, int]:
+    """``game``'s GamePlayer rows and its lobby's disconnect grace, in one query."""
+    from django.db.models import F
+
+    players = list(game.players.annotate(grace=F("game__lobby__disconnect_grace")))
+    return players, (players[0].grace if players else 0)
+
+
+def game_away_seats(game, now: datetime | None = None, seats=None) -> list[int]:
+    """Human seats of ``game`` played by the medium bot now (away longer than the grace);
+    ``seats``: the result of :func:`seats_of` if already at hand."""
+    from django.utils import timezone
+
+    if game.status != "playing":
+        return []
+    players, grace = seats or seats_of(game)
+    return away_seats(players, grace=grace, since=game.created_at, now=now or timezone.now())
