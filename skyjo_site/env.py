@@ -80,3 +80,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not items:
         raise _bad(name, value, "expected a comma-separated list")
     return items
+
+
+def env_choice(name: str, default: str, choices: list[str]) -> str:
+    """One of ``choices`` (any case), returned in lower case."""
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() not in choices:
+        raise _bad(name, value, "expected one of " + ", ".join(choices))
+    return value.lower()

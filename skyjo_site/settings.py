@@ -15,7 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from skyjo_site.env import env_bool, env_float, env_int, env_list, env_str
+from skyjo_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
+from skyjo_site.layers import redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -131,9 +132,11 @@ else:
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: in-memory (one process only) unless REDIS_URL is set. A
-# `?max_connections=N` on REDIS_URL overrides REDIS_MAX_CONNECTIONS.
+# Channel layer: in-memory (one process only) unless REDIS_URL is set; then channels_redis,
+# `core` (Redis lists, the default) or `pubsub` (SKYJO_CHANNEL_LAYER). A `?max_connections=N`
+# on REDIS_URL overrides REDIS_MAX_CONNECTIONS. Measured in docs/performance.md.
 REDIS_URL = env_str("REDIS_URL")
+SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "core", ["core", "pubsub"])
 if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(
@@ -141,19 +144,12 @@ if REDIS_URL:
             "expected a URL such as redis://127.0.0.1:6379/0."
         )
     CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=1),
-                    }
-                ],
-                "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1000, minimum=1),
-                "expiry": 60,
-            },
-        }
+        "default": redis_channel_layer(
+            REDIS_URL,
+            kind=SKYJO_CHANNEL_LAYER,
+            max_connections=env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=1),
+            capacity=env_int("CHANNEL_LAYER_CAPACITY", 1000, minimum=1),
+        )
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -24,6 +24,7 @@ VARIABLES = [
     "REDIS_URL",
     "REDIS_MAX_CONNECTIONS",
     "CHANNEL_LAYER_CAPACITY",
+    "SKYJO_CHANNEL_LAYER",
     "EMAIL_HOST",
     "EMAIL_PORT",
     "EMAIL_HOST_USER",
@@ -123,6 +124,46 @@ def test_postgres_and_redis(load):
     assert layer["CONFIG"]["capacity"] == 1000
 
 
+def test_redis_pool_capacity_and_layer_kind(load):
+    core = load(REDIS_URL="redis://cache.internal:6379/1")["CHANNEL_LAYERS"]["default"]
+    assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert core["CONFIG"]["hosts"] == [
+        {"address": "redis://cache.internal:6379/1", "max_connections": 1000, "socket_timeout": 30}
+    ]
+    assert (core["CONFIG"]["capacity"], core["CONFIG"]["expiry"]) == (1000, 60)
+    s = load(
+        REDIS_URL="redis://cache.internal:6379/1",
+        REDIS_MAX_CONNECTIONS="5000",
+        CHANNEL_LAYER_CAPACITY="300",
+        SKYJO_CHANNEL_LAYER="PubSub",
+    )
+    pubsub = s["CHANNEL_LAYERS"]["default"]
+    assert s["SKYJO_CHANNEL_LAYER"] == "pubsub"
+    assert pubsub["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert pubsub["CONFIG"] == {
+        "hosts": [
+            {
+                "address": "redis://cache.internal:6379/1",
+                "max_connections": 5000,
+                "socket_timeout": 30,
+            }
+        ]
+    }
+
+
+def test_the_pool_size_on_the_url_reaches_redis_py():
+    from redis.asyncio import ConnectionPool
+
+    from skyjo_site.layers import redis_channel_layer
+
+    host = redis_channel_layer("redis://127.0.0.1:6379/0?max_connections=321")["CONFIG"]
+    host = dict(host["hosts"][0])
+    assert ConnectionPool.from_url(host.pop("address"), **host).max_connections == 321
+    host = redis_channel_layer("redis://127.0.0.1:6379/0", max_connections=654)["CONFIG"]
+    host = dict(host["hosts"][0])
+    assert ConnectionPool.from_url(host.pop("address"), **host).max_connections == 654
+
+
 def test_smtp_email(load):
     s = load(
         EMAIL_HOST="smtp.example.org", EMAIL_PORT="465", EMAIL_USE_TLS="no", EMAIL_USE_SSL="yes"
@@ -138,6 +179,12 @@ def test_smtp_email(load):
         ({"DEBUG": "maybe"}, "DEBUG='maybe' is invalid"),
         ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL='mysql://x@y/z' is invalid"),
         ({"REDIS_URL": "127.0.0.1:6379"}, "REDIS_URL='127.0.0.1:6379' is invalid"),
+        (
+            {"REDIS_URL": "redis://r:6379/0?max_connections=many"},
+            "max_connections must be a whole number",
+        ),
+        ({"REDIS_URL": "redis://r:6379/0", "REDIS_MAX_CONNECTIONS": "0"}, "REDIS_MAX_CONNECTIONS"),
+        ({"SKYJO_CHANNEL_LAYER": "rabbit"}, "SKYJO_CHANNEL_LAYER='rabbit' is invalid"),
         ({"CSRF_TRUSTED_ORIGINS": "skyjo.example.org"}, "CSRF_TRUSTED_ORIGINS="),
         ({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is invalid"),
         (

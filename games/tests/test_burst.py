@@ -1,0 +1,115 @@
+"""A burst on a real Daphne on Redis: 200 JSON game sockets open at once, 50 games move at once.
+
+With redis-py's default pool (100 connections) this burst crashed consumers with
+``MaxConnectionsError`` and closed their sockets; the site's layer settings
+(skyjo_site.layers.redis_channel_layer, the same as in production) must carry it.
+"""
+
+import asyncio
+import contextlib
+import uuid
+from contextlib import asynccontextmanager
+
+import pytest
+from channels.db import database_sync_to_async as db
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db import connections
+
+from games.tests.helpers import start_game
+from games.tests.live import Player, daphne, session_cookie
+from skyjo_site.layers import redis_channel_layer
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+GAMES = 50
+SEATS = 4
+
+
+@pytest.fixture
+def site_redis_layer(settings, redis_url):
+    """The production layer settings on ``redis_url``, in this process and the forked server.
+
+    A prefix of its own keeps this test apart from any other run sharing the Redis."""
+    from channels.layers import channel_layers
+
+    layer = redis_channel_layer(redis_url)
+    layer["CONFIG"]["prefix"] = f"burst-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = {"default": layer}
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    channel_layers.backends.clear()
+    yield layer
+    channel_layers.backends.clear()
+
+
+@asynccontextmanager
+async def server_with_persistent_connections():
+    """A live Daphne whose database connections persist, as docs/performance.md advises: with
+    a new PostgreSQL connection per call, 200 handshakes queue past Daphne's 5 s limit. Only
+    the forked server gets them (this process must not keep the test database open)."""
+    settings_dict = connections["default"].settings_dict
+    before = settings_dict["CONN_MAX_AGE"]
+    settings_dict["CONN_MAX_AGE"] = 60
+    try:
+        server = daphne()
+        port = await server.__aenter__()
+    finally:
+        settings_dict["CONN_MAX_AGE"] = before
+    try:
+        yield port
+    finally:
+        await server.__aexit__(None, None, None)
+
+
+def _make_games() -> list[tuple[int, list[str]]]:
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"burst{i}", password=make_password(None))
+        for i in range(GAMES * SEATS)
+    )
+    games = []
+    for g in range(GAMES):
+        seated = users[g * SEATS : (g + 1) * SEATS]
+        game = start_game(*seated)
+        games.append((game.pk, [session_cookie(u) for u in seated]))
+    return games
+
+
+async def _reach(players: list[Player], version: int, timeout: float) -> list[Player]:
+    """Wait until every player holds ``version``; returns those that did not in time."""
+
+    async def one(player):
+        with contextlib.suppress(TimeoutError):
+            await player.until_version(version, timeout=timeout)
+
+    await asyncio.gather(*(one(p) for p in players))
+    return [p for p in players if p.state["version"] < version]
+
+
+async def test_a_burst_of_sockets_and_moves_loses_nothing(site_redis_layer):
+    games = await db(_make_games)()
+    async with server_with_persistent_connections() as port:
+        tables = [
+            [Player(cookie, port, game_id) for cookie in cookies] for game_id, cookies in games
+        ]
+        players = [p for table in tables for p in table]
+
+        firsts = await asyncio.gather(*(p.open() for p in players))
+        assert [f["version"] for f in firsts] == [0] * len(players)
+
+        # Every game's first move at the same moment.
+        await asyncio.gather(*(table[0].send({"reveal": 0, "version": 0}) for table in tables))
+        late = await _reach(players, 1, timeout=15)
+        for player in late:  # a socket that missed the push may resync, as clients do
+            await player.send({"sync": True})
+        assert await _reach(late, 1, timeout=5) == []
+        assert all(p.ws.close_code is None for p in players), "the server closed sockets"
+        assert all(p.state["players"][0]["grid"][0] != "?" for p in players)
+
+        # Everybody leaves at once, then the server still serves a new socket and a move.
+        await asyncio.gather(*(p.close() for p in players[SEATS:]))
+        first_table = tables[0]
+        newcomer = Player(games[0][1][1], port, games[0][0])
+        assert (await newcomer.open())["version"] == 1
+        await first_table[1].send({"reveal": 5, "version": 1})
+        assert await _reach([*first_table, newcomer], 2, timeout=10) == []
+        await asyncio.gather(*(p.close() for p in [*first_table, newcomer]))

@@ -1,0 +1,44 @@
+"""The Redis channel layer settings, built in one place for settings.py and the tests.
+
+Measured in docs/performance.md: why the pool is large, why ``capacity`` is 1000, and how
+channels_redis ``core`` (Redis lists) compares with ``pubsub`` (Redis pub/sub).
+"""
+
+from urllib.parse import parse_qs, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+BACKENDS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
+
+# redis-py 8 reads with a 5 s socket timeout by default, and channels_redis core blocks in
+# BZPOPMIN for 5 s: under load the empty answer comes a little late, redis-py raises
+# TimeoutError and the consumer dies (close 1011). Reads must wait longer than BZPOPMIN.
+SOCKET_TIMEOUT = 30
+
+
+def redis_channel_layer(
+    url: str, *, kind: str = "core", max_connections: int = 1000, capacity: int = 1000
+) -> dict:
+    """The ``CHANNEL_LAYERS["default"]`` of channels_redis on ``url``.
+
+    ``max_connections`` sizes each process's redis-py pool (a ``?max_connections=N`` on the URL
+    wins: redis-py lets query arguments override keyword ones). redis-py's default of 100 fails
+    at once (``MaxConnectionsError``) when more sockets than that join or leave groups together.
+    ``capacity`` (core only) is how many messages one channel may queue before channels_redis
+    drops new ones; the pub/sub layer has no such limit (and no ``expiry``).
+    """
+    if kind not in BACKENDS:
+        raise ImproperlyConfigured(f"Unknown channel layer {kind!r}: expected core or pubsub.")
+    for value in parse_qs(urlsplit(url).query).get("max_connections", []):
+        if not value.isdigit() or int(value) < 1:
+            raise ImproperlyConfigured(
+                f"REDIS_URL={url!r} is invalid: max_connections must be a whole number >= 1."
+            )
+    host = {"address": url, "max_connections": max_connections, "socket_timeout": SOCKET_TIMEOUT}
+    config: dict = {"hosts": [host]}
+    if kind == "core":
+        config.update(capacity=capacity, expiry=60)
+    return {"BACKEND": BACKENDS[kind], "CONFIG": config}
