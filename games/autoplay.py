@@ -17,9 +17,9 @@ import asyncio
 import logging
 import random
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
@@ -115,10 +115,13 @@ async def run_forever(interval: float | None = None) -> None:
     """Call :func:`play_due_turns` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for
     ever. An error is logged and the loop goes on."""
     interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
-    step = database_sync_to_async(_tick)
+    loop = asyncio.get_running_loop()
+    # A thread of its own (and so a database connection of its own): the runner never waits
+    # behind the consumers' database calls, nor they behind it.
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
     while True:
         try:
-            await step()
+            await loop.run_in_executor(executor, _tick)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -128,8 +131,11 @@ async def run_forever(interval: float | None = None) -> None:
 
 def _tick() -> None:
     close_old_connections()
-    while play_due_turns() >= BATCH:  # a backlog: go on at once
-        pass
+    try:
+        while play_due_turns() >= BATCH:  # a backlog: go on at once
+            pass
+    finally:
+        close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
 
 
 _task: asyncio.Task | None = None

@@ -59,9 +59,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.json_mode = query.get("format", [""])[0] == "json"
         try:
-            _game, self.seat = await database_sync_to_async(selectors.game_for_user)(
-                game_id=self.game_id, user=self.user
-            )
+            self.seat = await database_sync_to_async(self.join)()
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -69,7 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await self.seen(+1)
+            self.last_seen = time.monotonic()
             self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_state()
 
@@ -84,6 +82,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.seen(-1)
 
     # ---------------------------------------------------------------- presence
+
+    def join(self) -> int | None:
+        """This user's seat (``NotFound`` if they may not see the game); a player's socket
+        counts as present from now on (one thread hop for both)."""
+        _game, seat = selectors.game_for_user(game_id=self.game_id, user=self.user)
+        if seat is not None:
+            services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
+        return seat
 
     async def seen(self, change: int = 0) -> None:
         """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive."""
