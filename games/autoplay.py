@@ -20,6 +20,7 @@ import secrets
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
@@ -115,13 +116,15 @@ async def run_forever(interval: float | None = None) -> None:
     """Call :func:`play_due_turns` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for
     ever. An error is logged and the loop goes on."""
     interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
-    loop = asyncio.get_running_loop()
     # A thread of its own (and so a database connection of its own): the runner never waits
-    # behind the consumers' database calls, nor they behind it.
+    # behind the consumers' database calls, nor they behind it. Through sync_to_async, not a
+    # bare run_in_executor, so that the publishing in that thread (async_to_sync) runs its
+    # group_send on this event loop, where the in-memory layer's queues live.
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
+    tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
     while True:
         try:
-            await loop.run_in_executor(executor, _tick)
+            await tick()
         except asyncio.CancelledError:
             raise
         except Exception:
