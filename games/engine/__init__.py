@@ -57,7 +57,7 @@ from .game import (
     RoundResult,
     legal_actions,
 )
-from .record import FORMAT, from_record, replay_summary, to_record
+from .record import DEAL, FORMAT, Position, from_record, iter_positions, replay_summary, to_record
 from .rules import Rules
 from .view import HIDDEN, View, view_of
 
@@ -66,6 +66,7 @@ __all__ = [
     "COLUMNS",
     "DECK_COUNTS",
     "DECK_SIZE",
+    "DEAL",
     "DRAW",
     "FINAL",
     "FLIP",
@@ -77,6 +78,7 @@ __all__ = [
     "MIN_PLAYERS",
     "PHASES",
     "PLAY",
+    "Position",
     "REVEAL",
     "REVEAL_PHASE",
     "ROUND_OVER",
@@ -109,6 +111,7 @@ __all__ = [
     "flip",
     "from_record",
     "full_deck",
+    "iter_positions",
     "legal_actions",
     "replay_summary",
     "reveal",

@@ -1,12 +1,28 @@
 """Reading, writing and replaying the game record of ``game-record.md``."""
 
 from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from .actions import Action, draw, flip, reveal, swap, take_discard
-from .cards import DECK_COUNTER, DECK_SIZE, GRID_SIZE
+from .actions import (
+    DRAW,
+    REVEAL,
+    SWAP,
+    TAKE_DISCARD,
+    Action,
+    draw,
+    flip,
+    reveal,
+    swap,
+    take_discard,
+)
+from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE
 from .errors import EngineError, RecordError
-from .game import GAME_OVER, MAX_PLAYERS, MIN_PLAYERS, REVEAL_PHASE, ROUND_OVER, Game
+from .game import GAME_OVER, MAX_PLAYERS, MIN_PLAYERS, PLAY, REVEAL_PHASE, ROUND_OVER, Game
 from .rules import Rules
+from .view import View, view_of
+
+DEAL = "deal"
 
 FORMAT = "skyjo-record/1"
 ROUND_KEYS = frozenset({"deck", "reveals", "reshuffles", "actions"})
@@ -28,6 +44,124 @@ def from_record(data: object, *, seed: int | None = None) -> Game:
     ``seed`` feeds the random source used where the record leaves something open (a reshuffle
     with no order given, the decks of later rounds).
     """
+    game = None
+    for state, _seat, _step in _walk(data, seed):
+        game = state
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One step of a replay: what a spectator saw right after it.
+
+    ``kind`` is ``"deal"`` (a round dealt, ``seat`` and ``action`` are ``None``) or the kind of
+    the step's :class:`Action` (``reveal``, ``draw``, ``swap``, ``flip``, ``take_discard``).
+    ``text`` describes the step from public information only; ``label`` prefixes its round.
+    """
+
+    step: int
+    round: int
+    kind: str
+    seat: int | None
+    action: Action | None
+    text: str
+    view: View
+
+    @property
+    def label(self) -> str:
+        return f"Round {self.round} · {self.text}"
+
+
+def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Position]:
+    """Walk a record step by step: the deal of each round, every reveal, draw and placement.
+
+    Each :class:`Position` holds the spectator view after its step, so a face-down value never
+    shows, even for a finished game; the last one is ``view_of(from_record(data))``. Round
+    scoring happens with the step that ends the round (its text says so). A bad record raises
+    RecordError when the walk reaches the fault.
+
+    >>> from games.engine import Game
+    >>> game = Game(["ann", "ben"], seed=3)
+    >>> game.apply(0, reveal(4))
+    >>> deal, turned = iter_positions(to_record(game))
+    >>> deal.label, turned.step, turned.seat, turned.text.startswith("ann turns position 4: ")
+    ('Round 1 · the cards are dealt', 1, 0, True)
+    """
+    before: dict = {}
+
+    def remember(game: Game, seat: int, step: Action) -> None:
+        before["discard"] = game.discard[-1] if game.discard else None
+        before["drawn"] = game.drawn
+        before["cards"] = list(game.cards[seat])
+        before["up"] = list(game.up[seat])
+        before["phase"] = game.phase
+        before["results"] = len(game.results)
+
+    for index, (game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+        if step is None:
+            kind, text = DEAL, "the cards are dealt"
+        else:
+            kind, text = step.kind, _describe(game, seat, step, before)
+        yield Position(index, game.round, kind, seat, step, text, view_of(game))
+
+
+def _describe(game: Game, seat: int, step: Action, before: dict) -> str:
+    """What a spectator saw of one step, told from values that are public once it is done."""
+    name, pos, kind = game.players[seat], step.pos, step.kind
+    old = before["cards"][pos] if pos is not None else None
+    if kind == REVEAL:
+        text = f"{name} turns position {pos}: {old}"
+        if game.phase == PLAY:
+            text += f" · {game.players[game.starter]} starts"
+        return text
+    if kind == DRAW:
+        return f"{name} draws from the pile"
+    if kind == TAKE_DISCARD:
+        placed = before["discard"]
+        text = f"{name} takes the discard {placed} and swaps position {pos}, discarding {old}"
+    elif kind == SWAP:
+        placed = before["drawn"]
+        text = f"{name} swaps the drawn {placed} into position {pos}, discarding {old}"
+    else:
+        placed = old
+        text = f"{name} discards the drawn {before['drawn']} and turns position {pos}: {old}"
+    if _clears(before["cards"], before["up"], pos, placed):
+        text += f" · column {pos % COLS + 1} of three {placed}s removed"
+    if before["phase"] == PLAY and game.ender == seat:
+        text += f" · {name} has turned every card: last turns"
+    if len(game.results) > before["results"]:
+        text += " · " + _scored(game)
+    return text
+
+
+def _clears(cards: list, up: list, pos: int, placed: int) -> bool:
+    """Whether placing ``placed`` face up at ``pos`` completes a column of three equal cards."""
+    column = COLUMNS[pos % COLS]
+    return all((cards[p] == placed and up[p]) or p == pos for p in column)
+
+
+def _scored(game: Game) -> str:
+    result = game.results[-1]
+    scores = ", ".join(
+        f"{name} {raw} × 2 = {score}" if score != raw else f"{name} {score}"
+        for name, raw, score in zip(game.players, result.raw, result.scores, strict=True)
+    )
+    if game.phase == GAME_OVER:
+        winners = " and ".join(game.players[s] for s in game.winners)
+        verb = "wins" if len(game.winners) == 1 else "win"
+        return f"round over: {scores} · game over: {winners} {verb}"
+    return f"round over: {scores}"
+
+
+def _walk(
+    data: object,
+    seed: int | None,
+    *,
+    before: Callable[[Game, int, Action], None] | None = None,
+) -> Iterator[tuple[Game, int | None, Action | None]]:
+    """Replay a record, yielding ``(game, seat, step)`` after each deal (seat and step ``None``)
+    and each step; ``before(game, seat, step)`` is called just before each step is applied.
+    The same mutable game is yielded every time."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     unknown = sorted(set(data) - {"format", "players", "rules", "rounds"})
@@ -63,8 +197,9 @@ def from_record(data: object, *, seed: int | None = None) -> Game:
         else:
             game.next_round(deck)
         game.forced_reshuffles = _reshuffles(rnd.get("reshuffles", []), where)
-        _replay_reveals(game, rnd.get("reveals"), where, last)
-        _replay_actions(game, rnd.get("actions", []), where, last)
+        yield game, None, None
+        yield from _replay_reveals(game, rnd.get("reveals"), where, last, before)
+        yield from _replay_actions(game, rnd.get("actions", []), where, last, before)
         if game.forced_reshuffles:
             used = len(game.log.reshuffles)
             raise RecordError(
@@ -72,7 +207,6 @@ def from_record(data: object, *, seed: int | None = None) -> Game:
             )
         if not last and game.phase not in (ROUND_OVER, GAME_OVER):
             raise RecordError(f"{where}: the round is unfinished but another round follows")
-    return game
 
 
 def replay_summary(game: Game) -> dict:
@@ -101,7 +235,7 @@ def _reshuffles(reshuffles: object, where: str) -> list[list[int]]:
     return [list(r) for r in reshuffles]
 
 
-def _replay_reveals(game: Game, reveals: object, where: str, last: bool) -> None:
+def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before) -> Iterator:
     if not isinstance(reveals, list) or len(reveals) != game.n:
         raise RecordError(f"{where}: reveals must hold one entry per player")
     for seat, pair in enumerate(reveals):
@@ -115,13 +249,17 @@ def _replay_reveals(game: Game, reveals: object, where: str, last: bool) -> None
         for pos in pair:
             if type(pos) is not int or not 0 <= pos < GRID_SIZE:
                 raise RecordError(f"{here}: position {pos!r} is off the grid (0 to 11)")
+            step = reveal(pos)
+            if before is not None:
+                before(game, seat, step)
             try:
-                game.apply(seat, reveal(pos))
+                game.apply(seat, step)
             except EngineError as exc:
                 raise RecordError(f"{here}: {exc}") from None
+            yield game, seat, step
 
 
-def _replay_actions(game: Game, actions: object, where: str, last: bool) -> None:
+def _replay_actions(game: Game, actions: object, where: str, last: bool, before) -> Iterator:
     if not isinstance(actions, list):
         raise RecordError(f"{where}: actions must be a list")
     if actions and game.phase == REVEAL_PHASE:
@@ -137,10 +275,13 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool) -> None
                 raise RecordError(f"{here}: the game is over, no action may follow")
             raise RecordError(f"{here}: the round is over, no action may follow")
         for step in steps:
+            if before is not None:
+                before(game, seat, step)
             try:
                 game.apply(seat, step)
             except EngineError as exc:
                 raise RecordError(f"{here}: {exc}") from None
+            yield game, seat, step
 
 
 def _steps(data: object, here: str) -> list[Action]:
