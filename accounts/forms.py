@@ -1,6 +1,7 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -9,7 +10,7 @@ class RegistrationForm(UserCreationForm):
     """Username, e-mail (for password resets) and a password checked by the validators."""
 
     email = forms.EmailField(
-        required=True, help_text="Only used to reset a forgotten password. Never shown."
+        required=True, help_text=_("Only used to reset a forgotten password. Never shown.")
     )
 
     class Meta:
@@ -19,7 +20,7 @@ class RegistrationForm(UserCreationForm):
     def clean_email(self):
         email = self.cleaned_data["email"].strip()
         if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.")
+            raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email
 
 
@@ -30,27 +31,32 @@ class LoginForm(AuthenticationForm):
         super().confirm_login_allowed(user)
         if user.is_banned:
             raise forms.ValidationError(
-                f"This account is banned: {user.ban_reason or 'no reason given'}",
+                _("This account is banned: %(reason)s")
+                % {"reason": user.ban_reason or _("no reason given")},
                 code="banned",
             )
 
 
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(
-        choices=[("", "Same as my browser"), *settings.LANGUAGES],
+        choices=[("", _("Same as my browser")), *settings.LANGUAGES],
         required=False,
-        label="Display language",
+        label=_("Display language"),
     )
 
     class Meta:
         model = User
         fields = ("email", "language", "bio", "show_online_status")
-        labels = {"bio": "About me", "show_online_status": "Show when I am online"}
+        labels = {"bio": _("About me"), "show_online_status": _("Show when I am online")}
+        help_texts = {
+            "bio": _("Shown on the public profile."),
+            "show_online_status": _("Let other players see when you are online."),
+        }
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
 
     def clean_email(self):
         email = self.cleaned_data["email"].strip()
         others = User.objects.exclude(pk=self.instance.pk)
         if email and others.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.")
+            raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email

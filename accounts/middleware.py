@@ -1,7 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 
 class BannedUserMiddleware:
@@ -13,9 +15,9 @@ class BannedUserMiddleware:
     def __call__(self, request):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and user.is_banned:
-            reason = user.ban_reason or "no reason given"
+            reason = user.ban_reason or _("no reason given")
             logout(request)
-            messages.error(request, f"This account is banned: {reason}")
+            messages.error(request, _("This account is banned: %(reason)s") % {"reason": reason})
             return redirect("home")
         return self.get_response(request)
 
@@ -32,3 +34,17 @@ class UserLanguageMiddleware:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
         return self.get_response(request)
+
+
+def scope_language(scope) -> str:
+    """The language of a websocket connection, chosen as for a page: the player's setting,
+    else the language cookie, else the browser's Accept-Language, else LANGUAGE_CODE."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated and user.language:
+        return user.language
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

@@ -4,6 +4,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.forms import RegistrationForm, SettingsForm
 from accounts.models import User
@@ -19,7 +20,7 @@ def register(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Skyjo Online, {user.username}!")
+        messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
         return redirect("home")
     return render(request, "registration/register.html", {"form": form})
 
@@ -31,7 +32,7 @@ def settings_view(request):
         user = form.save()
         language = user.language or translation.get_language_from_request(request)
         translation.activate(language)
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         response = redirect("accounts:settings")
         if user.language:
             response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language)

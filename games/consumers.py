@@ -2,6 +2,8 @@
 
 Consumers stay thin: authenticate, parse, call a service in a thread, relay. The game socket
 speaks HTML (htmx out-of-band swaps; the default) or JSON (``?format=json``): docs/protocol.md.
+Each socket renders its HTML and error messages in the language its page would have
+(accounts.middleware.scope_language); codes and JSON keys never change with it.
 """
 
 import asyncio
@@ -15,7 +17,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
+from accounts.middleware import scope_language
 from games import publish, rendering, selectors, services
 from games.errors import BadRequest, NotFound, ServiceError
 from games.presenters import as_seat, public_of, view_from_data
@@ -52,9 +56,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = None
         self.seat = None
         self.heartbeat = None
+        self.language = settings.LANGUAGE_CODE
         if not _user_ok(self.user):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.language = scope_language(self.scope)
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.json_mode = query.get("format", [""])[0] == "json"
@@ -174,13 +180,20 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_state()  # a gap, or this seat's own drawn card: read it from the db
             return
         view = as_seat(public, self.seat)
-        await self.send_frame(version, view, event["meta"], event["html"])
+        html = event["html"]
+        if not self.json_mode and event.get("language") != self.language:
+            with translation.override(self.language):
+                html = rendering.board_html(public, event["meta"])
+        await self.send_frame(version, view, event["meta"], html)
 
     async def send_state(self):
         state = await database_sync_to_async(selectors.game_state_by_id)(
             game_id=self.game_id, seat=self.seat
         )
-        board = None if self.json_mode else rendering.board_html(public_of(state.view), state.meta)
+        board = None
+        if not self.json_mode:
+            with translation.override(self.language):
+                board = rendering.board_html(public_of(state.view), state.meta)
         await self.send_frame(state.meta["version"], state.view, state.meta, board)
 
     async def send_frame(self, version, view, meta, board_html):
@@ -188,14 +201,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.json_mode:
             await self.send(text_data=json.dumps({**view.to_json(), "version": version}))
             return
-        controls = rendering.controls_html(view, meta)
+        with translation.override(self.language):
+            controls = rendering.controls_html(view, meta)
         await self.send(text_data=board_html + controls + '<div id="flash" class="flash"></div>')
 
     async def send_error(self, exc: ServiceError):
-        if self.json_mode:
-            await self.send(text_data=json.dumps(exc.to_json()))
-        else:
-            await self.send(text_data=rendering.error_html(exc.message))
+        with translation.override(self.language):
+            if self.json_mode:
+                text = json.dumps(exc.to_json())
+            else:
+                text = rendering.error_html(exc.message)
+        await self.send(text_data=text)
 
 
 class LobbyListConsumer(AsyncWebsocketConsumer):
@@ -205,9 +221,10 @@ class LobbyListConsumer(AsyncWebsocketConsumer):
         if not _user_ok(self.scope.get("user")):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.language = scope_language(self.scope)
         await self.channel_layer.group_add(publish.LOBBY_LIST_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(rendering.lobby_list_html)())
+        await self.send(text_data=await database_sync_to_async(self.render)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(publish.LOBBY_LIST_GROUP, self.channel_name)
@@ -216,7 +233,14 @@ class LobbyListConsumer(AsyncWebsocketConsumer):
         pass
 
     async def lobbies_updated(self, event):
-        await self.send(text_data=event["html"])
+        if event.get("language") == self.language:
+            await self.send(text_data=event["html"])
+        else:
+            await self.send(text_data=await database_sync_to_async(self.render)())
+
+    def render(self) -> str:
+        with translation.override(self.language):
+            return rendering.lobby_list_html()
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -228,6 +252,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         if not _user_ok(self.user):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.language = scope_language(self.scope)
         self.lobby_id = int(self.scope["url_route"]["kwargs"]["lobby_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = query.get("invite", [None])[0]
@@ -264,4 +289,5 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         )
         context = _lobby_context(lobby, self.user, self.invite)
         context.update(user=self.user, csrf_token=self.csrf)
-        return render_to_string("games/partials/lobby_seats.html", context)
+        with translation.override(self.language):
+            return render_to_string("games/partials/lobby_seats.html", context)

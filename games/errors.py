@@ -1,9 +1,18 @@
-"""Errors the services raise: each has a stable ``code`` (the protocol's) and a message for people."""
+"""Errors the services raise: each has a stable ``code`` (the protocol's) and a message for people.
+
+Messages are lazy translations, turned into text in the language active where they are shown
+(the request's, or the socket's in games.consumers); codes never change with the language.
+``IllegalMove`` carries the rules engine's own message, which stays in English: games.engine is
+pure Python without Django or translations, and its ``code`` tells a client what went wrong.
+"""
+
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 
 class ServiceError(Exception):
     code = "error"
-    default_message = "That did not work."
+    default_message = _("That did not work.")
 
     def __init__(self, message: str | None = None, *, code: str | None = None) -> None:
         super().__init__(message or self.default_message)
@@ -20,52 +29,52 @@ class ServiceError(Exception):
 
 class BadRequest(ServiceError):
     code = "bad_request"
-    default_message = "The request is not understood."
+    default_message = _("The request is not understood.")
 
 
 class NotFound(ServiceError):
     code = "not_found"
-    default_message = "There is no such lobby or game."
+    default_message = _("There is no such lobby or game.")
 
 
 class LobbyFull(ServiceError):
     code = "lobby_full"
-    default_message = "This lobby is full: every seat is taken."
+    default_message = _("This lobby is full: every seat is taken.")
 
 
 class LobbyNotOpen(ServiceError):
     code = "lobby_started"
-    default_message = "This lobby's game has already started: you can no longer join or leave."
+    default_message = _("This lobby's game has already started: you can no longer join or leave.")
 
 
 class LobbyClosed(ServiceError):
     code = "lobby_closed"
-    default_message = "This lobby has been closed."
+    default_message = _("This lobby has been closed.")
 
 
 class RemovedFromLobby(ServiceError):
     code = "removed"
-    default_message = "The host removed you from this lobby: you cannot join it again."
+    default_message = _("The host removed you from this lobby: you cannot join it again.")
 
 
 class NotInvited(ServiceError):
     code = "not_invited"
-    default_message = "This lobby is private: you need its invite link to join."
+    default_message = _("This lobby is private: you need its invite link to join.")
 
 
 class NotInLobby(ServiceError):
     code = "not_in_lobby"
-    default_message = "You do not have a seat in this lobby."
+    default_message = _("You do not have a seat in this lobby.")
 
 
 class NotHost(ServiceError):
     code = "not_host"
-    default_message = "Only the host can do that."
+    default_message = _("Only the host can do that.")
 
 
 class NotEnoughPlayers(ServiceError):
     code = "not_enough_players"
-    default_message = "At least two seats must be taken to start the game."
+    default_message = _("At least two seats must be taken to start the game.")
 
 
 class InvalidLobby(ServiceError):
@@ -74,12 +83,12 @@ class InvalidLobby(ServiceError):
 
 class NotAPlayer(ServiceError):
     code = "not_a_player"
-    default_message = "You are not a player in this game: spectators can only watch."
+    default_message = _("You are not a player in this game: spectators can only watch.")
 
 
 class GameOver(ServiceError):
     code = "game_over"
-    default_message = "The game is over: no more moves can be made."
+    default_message = _("The game is over: no more moves can be made.")
 
 
 class StaleVersion(ServiceError):
@@ -87,8 +96,14 @@ class StaleVersion(ServiceError):
 
     def __init__(self, *, sent: object, current: int) -> None:
         super().__init__(
-            f"Your move was based on version {sent}, but the game is at version {current}: "
-            "it was not applied. Look at the current state and try again."
+            format_lazy(
+                _(
+                    "Your move was based on version {sent}, but the game is at version "
+                    "{current}: it was not applied. Look at the current state and try again."
+                ),
+                sent=sent,
+                current=current,
+            )
         )
         self.current = current
 

@@ -104,9 +104,9 @@ class Seat(models.Model):
 
     @property
     def bot_label(self) -> str:
-        from games.bots import LEVEL_LABELS
+        from games.labels import BOT_LEVEL_LABELS
 
-        return LEVEL_LABELS.get(self.bot_level, self.bot_level.title())
+        return BOT_LEVEL_LABELS.get(self.bot_level, self.bot_level.title())
 
 
 class Game(models.Model):

@@ -10,14 +10,7 @@ import json
 from django.template.loader import render_to_string
 
 from games import engine
-
-PHASE_LABELS = {
-    engine.REVEAL_PHASE: "Reveal two cards",
-    engine.PLAY: "Playing",
-    engine.FINAL: "Last turns",
-    engine.ROUND_OVER: "Round over",
-    engine.GAME_OVER: "Game over",
-}
+from games.labels import PHASE_LABELS
 
 
 def band(value: int) -> str:

@@ -14,6 +14,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import engine, presence, publish, ratings
 from games.bots import LEVEL_LABELS, LEVELS
@@ -35,6 +37,7 @@ from games.errors import (
     StaleVersion,
     WrongPhase,
 )
+from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, Game, GamePlayer, Lobby, Move, Round, Seat
 
 MAX_NAME = 60
@@ -69,14 +72,22 @@ def lobby_create(
     if disconnect_grace is None:
         disconnect_grace = settings.SKYJO_DISCONNECT_GRACE
     if type(disconnect_grace) is not int or not 0 <= disconnect_grace <= MAX_GRACE:
-        raise InvalidLobby(f"The disconnect grace must be from 0 to {MAX_GRACE} seconds.")
+        raise InvalidLobby(
+            format_lazy(_("The disconnect grace must be from 0 to {max} seconds."), max=MAX_GRACE)
+        )
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
-        raise InvalidLobby(f"A lobby needs a name of 1 to {MAX_NAME} characters.")
+        raise InvalidLobby(
+            format_lazy(_("A lobby needs a name of 1 to {max} characters."), max=MAX_NAME)
+        )
     if type(seat_count) is not int or not MIN_SEATS <= seat_count <= MAX_SEATS:
-        raise InvalidLobby(f"A lobby has {MIN_SEATS} to {MAX_SEATS} seats.")
+        raise InvalidLobby(
+            format_lazy(_("A lobby has {min} to {max} seats."), min=MIN_SEATS, max=MAX_SEATS)
+        )
     if type(end_score) is not int or not 1 <= end_score <= MAX_END_SCORE:
-        raise InvalidLobby(f"The end score must be from 1 to {MAX_END_SCORE}.")
+        raise InvalidLobby(
+            format_lazy(_("The end score must be from 1 to {max}."), max=MAX_END_SCORE)
+        )
     with transaction.atomic():
         lobby = Lobby.objects.create(
             name=name,
@@ -123,7 +134,7 @@ def lobby_join(
             with transaction.atomic():
                 seat.save(update_fields=["user"])
         except IntegrityError:
-            raise LobbyFull("That seat was just taken.") from None
+            raise LobbyFull(_("That seat was just taken.")) from None
         _announce_lobby(lobby.pk)
     return seat
 
@@ -156,13 +167,13 @@ def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.host_id != host.pk:
-            raise NotHost("Only the host can remove players.")
+            raise NotHost(_("Only the host can remove players."))
         _check_open(lobby)
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None or seat.is_empty:
-            raise BadRequest("That seat is empty.")
+            raise BadRequest(_("That seat is empty."))
         if seat.user_id == host.pk:
-            raise BadRequest("The host cannot remove themself: leave the lobby instead.")
+            raise BadRequest(_("The host cannot remove themself: leave the lobby instead."))
         if seat.user_id is not None:
             lobby.removed_users.add(seat.user_id)
         seat.user = None
@@ -174,17 +185,17 @@ def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
 def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
     """The host puts a bot of ``level`` (one of games.bots.LEVELS) in the empty ``seat_index``."""
     if level not in LEVELS:
-        raise BadRequest(f"Choose a bot level: {', '.join(LEVEL_LABELS[x] for x in LEVELS)}.")
+        raise BadRequest(format_lazy(_("Choose a bot level: {levels}."), levels=_level_list()))
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.host_id != host.pk:
-            raise NotHost("Only the host can add bots.")
+            raise NotHost(_("Only the host can add bots."))
         _check_open(lobby)
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None:
-            raise BadRequest("There is no such seat.")
+            raise BadRequest(_("There is no such seat."))
         if not seat.is_empty:
-            raise LobbyFull("That seat is taken.")
+            raise LobbyFull(_("That seat is taken."))
         seat.bot_level = level
         seat.save(update_fields=["bot_level"])
         _announce_lobby(lobby.pk)
@@ -196,11 +207,11 @@ def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.host_id != host.pk:
-            raise NotHost("Only the host can remove bots.")
+            raise NotHost(_("Only the host can remove bots."))
         _check_open(lobby)
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None or not seat.bot_level:
-            raise BadRequest("There is no bot in that seat.")
+            raise BadRequest(_("There is no bot in that seat."))
         seat.bot_level = ""
         seat.save(update_fields=["bot_level"])
         _announce_lobby(lobby.pk)
@@ -209,9 +220,9 @@ def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
 def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: int = 100) -> Game:
     """One click from the home page: a private lobby of ``user`` and ``bots`` bots, started."""
     if type(bots) is not int or not 1 <= bots <= MAX_SEATS - 1:
-        raise InvalidLobby(f"Play against 1 to {MAX_SEATS - 1} bots.")
+        raise InvalidLobby(format_lazy(_("Play against 1 to {max} bots."), max=MAX_SEATS - 1))
     if level not in LEVELS:
-        raise BadRequest(f"Choose a bot level: {', '.join(LEVEL_LABELS[x] for x in LEVELS)}.")
+        raise BadRequest(format_lazy(_("Choose a bot level: {levels}."), levels=_level_list()))
     with transaction.atomic():
         lobby = lobby_create(
             host=user,
@@ -229,7 +240,7 @@ def lobby_start(*, lobby_id: int, user) -> Game:
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.host_id != user.pk:
-            raise NotHost("Only the host can start the game.")
+            raise NotHost(_("Only the host can start the game."))
         _check_open(lobby)
         seated = [s for s in lobby.seats.select_related("user") if not s.is_empty]
         if len(seated) < MIN_SEATS:
@@ -274,7 +285,7 @@ def game_apply_action(
     if (user is None) == (seat is None):
         raise ValueError("pass exactly one of user and seat")
     if type(version) is not int:
-        raise BadRequest('Every action needs the "version" of the state you saw, as an integer.')
+        raise BadRequest(_('Every action needs the "version" of the state you saw, as an integer.'))
     try:
         step = engine.Action.from_json(action)
     except engine.EngineError as exc:
@@ -318,7 +329,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         if game.is_over:
             raise GameOver()
         if game.phase != engine.ROUND_OVER:
-            raise WrongPhase("You can only get ready for the next round once a round is scored.")
+            raise WrongPhase(_("You can only get ready for the next round once a round is scored."))
         if seat in game.ready:
             return game.version
         humans = list(
@@ -347,7 +358,7 @@ def game_rematch(*, game_id: int, user) -> Game:
         game = _lock_game(game_id)
         _seat_of(game, user)
         if game.status != Game.Status.FINISHED:
-            raise WrongPhase("A rematch can be started only when the game is over.")
+            raise WrongPhase(_("A rematch can be started only when the game is over."))
         if game.rematch_id:
             return game.rematch
         lobby = Lobby.objects.select_for_update().get(pk=game.lobby_id)
@@ -387,14 +398,14 @@ def _lock_lobby(lobby_id: int) -> Lobby:
     try:
         return Lobby.objects.select_for_update().get(pk=lobby_id)
     except Lobby.DoesNotExist:
-        raise NotFound("There is no such lobby.") from None
+        raise NotFound(_("There is no such lobby.")) from None
 
 
 def _lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotFound("There is no such game.") from None
+        raise NotFound(_("There is no such game.")) from None
 
 
 def _check_open(lobby: Lobby) -> None:
@@ -406,7 +417,7 @@ def _check_open(lobby: Lobby) -> None:
 
 def _seat_of(game: Game, user) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAPlayer("Log in to play.")
+        raise NotAPlayer(_("Log in to play."))
     seat = (
         GamePlayer.objects.filter(game_id=game.pk, user_id=user.pk)
         .values_list("seat", flat=True)
@@ -423,7 +434,14 @@ def _restore(game: Game) -> engine.Game:
     return engine.from_record(game.record, seed=secrets.randbits(64))
 
 
+def _level_list():
+    """The bot levels' names, in the language of wherever the message is shown."""
+    labels = [BOT_LEVEL_LABELS[level] for level in LEVELS]
+    return format_lazy(", ".join("{}" for _label in labels), *labels)
+
+
 def _engine_error(exc: engine.EngineError) -> IllegalMove:
+    """The engine's message stays in English (games.engine has no translations): see errors."""
     message = str(exc)
     return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)
 

@@ -5,25 +5,30 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, rendering, selectors, services
-from games.bots import LEVEL_LABELS, LEVELS
+from games.bots import LEVELS
 from games.errors import NotFound, ServiceError
+from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, Game, Lobby
 
-LEVEL_CHOICES = [(level, LEVEL_LABELS[level]) for level in LEVELS]
+LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
 
 
 class BotGameForm(forms.Form):
     bots = forms.TypedChoiceField(
-        label="Bots",
+        label=gettext_lazy("Bots"),
         choices=[(n, str(n)) for n in range(1, MAX_SEATS)],
         coerce=int,
         initial=3,
     )
-    level = forms.ChoiceField(label="Level", choices=LEVEL_CHOICES, initial="medium")
-    end_score = forms.IntegerField(label="End score", min_value=1, max_value=1000, initial=100)
+    level = forms.ChoiceField(label=gettext_lazy("Level"), choices=LEVEL_CHOICES, initial="medium")
+    end_score = forms.IntegerField(
+        label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
+    )
 
 
 def home(request):
@@ -43,7 +48,7 @@ def play_bots(request):
         else:
             return redirect("games:game", game.pk)
     else:
-        messages.error(request, "Choose 1 to 7 bots, a level and an end score from 1 to 1000.")
+        messages.error(request, _("Choose 1 to 7 bots, a level and an end score from 1 to 1000."))
     return redirect("games:home")
 
 
@@ -52,24 +57,34 @@ def rules(request):
 
 
 class LobbyForm(forms.Form):
-    name = forms.CharField(max_length=60, initial="Skyjo table")
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=60, initial=gettext_lazy("Skyjo table")
+    )
     seat_count = forms.TypedChoiceField(
-        label="Seats",
+        label=gettext_lazy("Seats"),
         choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
         coerce=int,
         initial=4,
     )
     is_public = forms.BooleanField(
-        label="Public (listed here; otherwise join by invite link)", required=False, initial=True
+        label=gettext_lazy("Public (listed here; otherwise join by invite link)"),
+        required=False,
+        initial=True,
     )
     end_score = forms.IntegerField(
-        label="End score", min_value=1, max_value=1000, initial=100, help_text="Default 100."
+        label=gettext_lazy("End score"),
+        min_value=1,
+        max_value=1000,
+        initial=100,
+        help_text=gettext_lazy("Default 100."),
     )
     double_on_tie = forms.BooleanField(
-        label="Double the ender's score on a tie too", required=False, initial=True
+        label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
     )
     final_reveal_clears_columns = forms.BooleanField(
-        label="Columns completed by the final reveal are removed", required=False, initial=True
+        label=gettext_lazy("Columns completed by the final reveal are removed"),
+        required=False,
+        initial=True,
     )
 
 
@@ -134,7 +149,7 @@ def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
 def lobby_invite(request, code: str):
     lobby = Lobby.objects.filter(invite_code=code).first()
     if lobby is None:
-        raise Http404("This invite link is not valid.")
+        raise Http404(_("This invite link is not valid."))
     return lobby_detail(request, lobby.pk, invite_code=code)
 
 
@@ -170,7 +185,7 @@ def lobby_leave(request, lobby_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:lobby", lobby_id)
-    messages.info(request, "You left the lobby.")
+    messages.info(request, _("You left the lobby."))
     return redirect("games:lobbies")
 
 
@@ -267,7 +282,7 @@ def game_record_json(request, game_id: int):
             {
                 "error": {
                     "code": "game_not_finished",
-                    "message": "The record of a game is published once the game is over.",
+                    "message": _("The record of a game is published once the game is over."),
                 }
             },
             status=403,

@@ -15,7 +15,7 @@
   }
 
   function send(obj) {
-    if (!socket) { flash("Not connected: reconnecting…"); return; }
+    if (!socket) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
     obj.version = version();
     socket.send(JSON.stringify(obj));
   }
@@ -71,12 +71,16 @@
     else if (mode === "discard") send({ take: "discard", swap: pos });
   });
 
-  function setConn(state, text) {
+  function text(name, fallback) {  // translated texts ride on #conn's data attributes
     var c = $("conn");
-    if (c) { c.dataset.state = state; c.textContent = text; }
+    return (c && c.dataset[name]) || fallback;
   }
-  document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; setConn("open", "live"); });
-  document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", "reconnecting…"); });
+  function setConn(state, label) {
+    var c = $("conn");
+    if (c) { c.dataset.state = state; c.textContent = label; }
+  }
+  document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; setConn("open", text("textOpen", "live")); });
+  document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", text("textClosed", "reconnecting…")); });
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("DOMContentLoaded", refresh);
 })();
