@@ -9,6 +9,8 @@
   ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
   get ``transactional_db``: what they write is committed, so the server sees it.
 - ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
+- Every test gets an empty cache of its own in memory (the rate-limit counters), also when
+  ``REDIS_URL`` is set; the limits stay on at their defaults.
 """
 
 import os
@@ -63,10 +65,27 @@ def _no_implicit_bot_runner(settings):
     settings.SKYJO_AUTOPLAY = False
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(settings, request):
+    """A fresh in-memory cache per test: no rate-limit count leaks from one test (or run, or
+    parallel run on the same Redis) into another."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{os.getpid()}-{request.node.nodeid}",
+        }
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def live_server_settings():
-    """In a forked test server: run the bot runner, with short bot pauses."""
+    """In a forked test server: run the bot runner, with short bot pauses, and no rate limits
+    (its cache is the real one, which tests cannot clear)."""
     from django.conf import settings
 
+    settings.RATELIMIT_ENABLE = False
     settings.SKYJO_AUTOPLAY = True
     settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
     from games import autoplay

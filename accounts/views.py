@@ -9,10 +9,12 @@ from django.utils.translation import gettext as _
 from accounts.forms import RegistrationForm, SettingsForm
 from accounts.models import User
 from games.stats import player_history, player_statistics
+from skyjo_site.ratelimit import limit
 
 LEADERBOARD_SIZE = 50
 
 
+@limit("SKYJO_RATELIMIT_REGISTER", key="ip", group="skyjo.register")
 def register(request):
     if request.user.is_authenticated:
         return redirect("home")

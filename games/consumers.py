@@ -18,11 +18,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from accounts.middleware import scope_language
 from games import publish, rendering, selectors, services
 from games.errors import BadRequest, NotFound, ServiceError
 from games.presenters import as_seat, public_of, view_from_data
+from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,7 @@ MAX_FRAME = 2048
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
 
 
 def _user_ok(user) -> bool:
@@ -56,6 +59,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = None
         self.seat = None
         self.heartbeat = None
+        self.bucket = TokenBucket(rate=settings.SKYJO_WS_RATE, burst=settings.SKYJO_WS_BURST)
+        self.dropped = 0
         self.language = settings.LANGUAGE_CODE
         if not _user_ok(self.user):
             await self.close(code=CLOSE_UNAUTHENTICATED)
@@ -116,6 +121,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     # ---------------------------------------------------------------- from the client
 
     async def receive(self, text_data=None, bytes_data=None):
+        if settings.RATELIMIT_ENABLE and not self.bucket.take():
+            await self.refuse_flood()
+            return
         if self.seat is not None and time.monotonic() - self.last_seen > 5:
             await self.seen()
         try:
@@ -144,6 +152,29 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error(
                 ServiceError("Something went wrong on the server.", code="server_error")
             )
+
+    async def refuse_flood(self) -> None:
+        """A frame over this socket's rate (SKYJO_WS_RATE, SKYJO_WS_BURST) is not read; after
+        SKYJO_WS_MAX_DROPPED such frames the socket is closed."""
+        self.dropped += 1
+        limit = settings.SKYJO_WS_MAX_DROPPED
+        if self.dropped <= limit:
+            if self.dropped == 1:
+                log.info("game socket %s: user %s over the frame rate", self.game_id, self.user.pk)
+            await self.send_error(
+                ServiceError(
+                    gettext_lazy("Too many messages at once: this one was ignored. Slow down."),
+                    code="rate_limited",
+                )
+            )
+        elif self.dropped == limit + 1:
+            log.warning(
+                "game socket %s: user %s closed after %s refused frames",
+                self.game_id,
+                self.user.pk,
+                limit,
+            )
+            await self.close(code=CLOSE_RATE_LIMITED)
 
     def parse(self, text_data, bytes_data) -> tuple[str, dict]:
         if text_data is None:

@@ -14,6 +14,7 @@ from games.bots import LEVELS
 from games.errors import NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, Game, Lobby
+from skyjo_site.ratelimit import limit
 
 LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
 
@@ -30,6 +31,10 @@ class BotGameForm(forms.Form):
         label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
     )
 
+# Rate limits (skyjo_site.ratelimit); every POST also counts against SKYJO_RATELIMIT_WRITE.
+create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
+join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
+
 
 def home(request):
     return render(request, "games/home.html", {"bot_form": BotGameForm()})
@@ -37,6 +42,7 @@ def home(request):
 
 @login_required
 @require_POST
+@create_limit
 def play_bots(request):
     """One click from the home page: a private game against bots, started at once."""
     form = BotGameForm(request.POST)
@@ -89,6 +95,7 @@ class LobbyForm(forms.Form):
 
 
 @login_required
+@create_limit
 def lobby_list(request):
     form = LobbyForm()
     if request.method == "POST":
@@ -166,6 +173,7 @@ def _lobby_action(request, lobby_id: int, call, success: str | None = None):
 
 @login_required
 @require_POST
+@join_limit
 def lobby_join(request, lobby_id: int):
     code = request.POST.get("invite_code") or None
     try:
@@ -230,6 +238,7 @@ def lobby_remove_bot(request, lobby_id: int, seat_index: int):
 
 @login_required
 @require_POST
+@join_limit
 def lobby_start(request, lobby_id: int):
     try:
         game = services.lobby_start(lobby_id=lobby_id, user=request.user)
@@ -294,6 +303,7 @@ def game_record_json(request, game_id: int):
 
 @login_required
 @require_POST
+@join_limit
 def game_rematch(request, game_id: int):
     try:
         new = services.game_rematch(game_id=game_id, user=request.user)

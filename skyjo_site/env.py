@@ -90,3 +90,28 @@ def env_choice(name: str, default: str, choices: list[str]) -> str:
     if value.lower() not in choices:
         raise _bad(name, value, "expected one of " + ", ".join(choices))
     return value.lower()
+
+
+_RATE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _whole(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate limit such as ``5/h``, ``20/m`` or ``100/10m``: a whole number of requests (at
+    least 1) per period (``s``, ``m``, ``h`` or ``d``, optionally times a whole number)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    count, _, period = value.partition("/")
+    multiple, unit = period[:-1], period[-1:]
+    if (
+        not _whole(count)
+        or int(count) < 1
+        or unit.lower() not in _RATE_UNITS
+        or (multiple and (not _whole(multiple) or int(multiple) < 1))
+    ):
+        raise _bad(name, value, "expected a rate such as 5/h, 20/m or 100/10m")
+    return f"{int(count)}/{multiple}{unit.lower()}"

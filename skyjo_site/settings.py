@@ -15,7 +15,15 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from skyjo_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
+from skyjo_site.env import (
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+)
 from skyjo_site.layers import redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -59,6 +67,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "django_ratelimit",
     "accounts",
     "games",
 ]
@@ -76,6 +85,10 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After htmx (the 429 answer depends on request.htmx); django-ratelimit's middleware turns
+    # the decorators' Ratelimited into RATELIMIT_VIEW, ours limits every other POST.
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    "skyjo_site.ratelimit.WriteRateLimitMiddleware",
     # Last, as django-axes asks.
     "axes.middleware.AxesMiddleware",
 ]
@@ -153,6 +166,38 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Cache, used for the rate-limit counters: Redis (REDIS_URL) so that every Daphne process
+# counts together, else in the process's own memory (limits then count per process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "skyjo"),
+        }
+    }
+    # django-ratelimit predates Django's own RedisCache and warns that it is "not officially
+    # supported"; its counters use Redis INCR, which is atomic and shared.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # django-ratelimit refuses LocMemCache (E003, "not a shared cache"): on the embedded
+    # default (one process) that is what we want, and it is documented in configuration.md.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Rate limits (django-ratelimit for HTTP, games.ratelimit for the game socket), counted in
+# the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
+RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
+RATELIMIT_VIEW = "skyjo_site.ratelimit.ratelimited"
+RATELIMIT_CACHE_PREFIX = "rl:"
+SKYJO_RATELIMIT_REGISTER = env_rate("SKYJO_RATELIMIT_REGISTER", "5/h")  # per address
+SKYJO_RATELIMIT_CREATE = env_rate("SKYJO_RATELIMIT_CREATE", "20/h")  # per user
+SKYJO_RATELIMIT_JOIN = env_rate("SKYJO_RATELIMIT_JOIN", "120/h")  # per user
+SKYJO_RATELIMIT_WRITE = env_rate("SKYJO_RATELIMIT_WRITE", "60/m")  # per user or address
+SKYJO_WS_RATE = env_float("SKYJO_WS_RATE", 10, minimum=0.1)  # frames per second
+SKYJO_WS_BURST = env_int("SKYJO_WS_BURST", 20, minimum=1)
+SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"

@@ -1,0 +1,85 @@
+"""HTTP rate limits: django-ratelimit's counters in the default cache, and one 429 answer.
+
+- ``limit(setting, key=...)``: a view decorator whose rate is read from ``settings.<setting>``
+  at each request (so tests and ``override_settings`` can lower it); a limited request raises
+  ``Ratelimited``, which django-ratelimit's middleware turns into ``ratelimited``.
+- ``WriteRateLimitMiddleware``: every other POST (any view, Django's own included) counts
+  against ``SKYJO_RATELIMIT_WRITE`` per user, or per address when logged out. The log-in form
+  is left to django-axes.
+- ``ratelimited``: HTTP 429, a page extending base.html, or the flash fragment for htmx.
+
+Limits, keys and settings: docs/configuration.md.
+"""
+
+import logging
+
+from django.conf import settings
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django_ratelimit.core import is_ratelimited
+from django_ratelimit.decorators import ratelimit
+from django_ratelimit.exceptions import Ratelimited
+
+log = logging.getLogger("skyjo.ratelimit")
+
+WRITE_GROUP = "skyjo.write"
+EXEMPT_URL_NAMES = {"login"}  # django-axes throttles failed log-ins
+
+
+def setting_rate(name: str):
+    """A django-ratelimit ``rate`` callable reading ``settings.<name>`` per request."""
+
+    def rate(group, request):
+        return getattr(settings, name)
+
+    rate.__name__ = f"rate_{name}"
+    return rate
+
+
+def limit(setting: str, *, key: str, group: str, method: str = "POST"):
+    """Limit a view to ``settings.<setting>`` requests per ``key`` (``ip``, ``user``…);
+    views sharing a ``group`` share one counter."""
+    return ratelimit(group=group, key=key, rate=setting_rate(setting), method=method)
+
+
+def ratelimited(request, exception=None):
+    """The answer to a limited request: HTTP 429 with a message for people."""
+    message = _("Too many requests: please wait a little and try again.")
+    user = getattr(request, "user", None)
+    log.warning(
+        "rate limited: %s %s by %s from %s",
+        request.method,
+        request.path,
+        f"user {user.pk}" if user is not None and user.is_authenticated else "anonymous",
+        request.META.get("REMOTE_ADDR", "?"),
+    )
+    if getattr(request, "htmx", False):
+        return render(request, "games/partials/flash.html", {"message": message}, status=429)
+    return render(request, "ratelimited.html", {"message": message}, status=429)
+
+
+class WriteRateLimitMiddleware:
+    """Count every POST (bar the log-in form) against ``SKYJO_RATELIMIT_WRITE``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "POST":
+            return None
+        match = request.resolver_match
+        if match is not None and match.url_name in EXEMPT_URL_NAMES:
+            return None
+        if is_ratelimited(
+            request,
+            group=WRITE_GROUP,
+            key="user_or_ip",
+            rate=setting_rate("SKYJO_RATELIMIT_WRITE"),
+            method="POST",
+            increment=True,
+        ):
+            return ratelimited(request, Ratelimited())
+        return None
