@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import replay_views, views
 
 app_name = "games"
 
@@ -30,5 +30,6 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/state.json", views.game_state_json, name="game_state"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record"),
+    path("games/<int:game_id>/replay/", replay_views.game_replay, name="replay"),
     path("games/<int:game_id>/rematch/", views.game_rematch, name="rematch"),
 ]

@@ -1,0 +1,226 @@
+"""The replay page of a game that is over: steps, htmx fragments, refusals, hidden cards, links.
+
+Choice documented in docs/protocol.md: a ``step`` out of range is clamped to the first or last
+step; a ``step`` that is no whole number gets a 400.
+"""
+
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Game
+from games.tests.helpers import play_one, play_to_end, start_game
+
+pytestmark = pytest.mark.django_db
+SEED = 4
+
+
+@pytest.fixture
+def finished(alice, bob, monkeypatch):
+    """A finished game of two rounds, the same every time (decks from a seeded source)."""
+    monkeypatch.setattr(services.secrets, "randbits", random.Random(SEED).getrandbits)
+    game = start_game(alice, bob, end_score=100)
+    play_to_end(game, [alice, bob], seed=1)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert len(game.record["rounds"]) == 2
+    return game
+
+
+def replay_url(game, step=None):
+    url = reverse("games:replay", args=[game.pk])
+    return url if step is None else f"{url}?step={step}"
+
+
+def positions_of(game):
+    return list(engine.iter_positions(game.record))
+
+
+class Cells(HTMLParser):
+    """The cards of every grid cell of a rendered board: ``{(seat, pos): (state, data-v)}``."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells, self.cell = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        if tag == "button" and "cell" in classes:
+            self.cell = (int(attrs["data-seat"]), int(attrs["data-pos"]))
+        elif tag == "span" and "card" in classes and self.cell is not None:
+            if "card-back" in classes:
+                state = "down"
+            elif "card-gone" in classes:
+                state = "removed"
+            else:
+                state = "up"
+            self.cells[self.cell] = (state, attrs.get("data-v"))
+            self.cell = None
+
+
+def rendered_cells(html: str) -> dict:
+    parser = Cells()
+    parser.feed(html)
+    return parser.cells
+
+
+class TestReplayPage:
+    def test_it_shows_the_first_a_middle_and_the_last_step(self, client, alice, finished):
+        client.force_login(alice)
+        positions = positions_of(finished)
+        last = len(positions) - 1
+        for step in (0, last // 2, last):
+            response = client.get(replay_url(finished, step))
+            assert response.status_code == 200
+            html = response.content.decode()
+            assert "<html" in html
+            assert f"Step {step} of {last}" in html
+            assert 'id="board"' in html and f'data-version="{step}"' in html
+            assert positions[step].text in html
+            current = re.findall(r'<a href="[^"]*\?step=(\d+)"[^>]*aria-current="step"', html)
+            assert current == [str(step)]
+            assert html.count('<li class="move') == len(positions)
+        assert "Game over" in html
+
+    def test_the_deal_of_the_next_round_is_a_step(self, client, alice, finished):
+        client.force_login(alice)
+        deal = next(p for p in positions_of(finished) if p.kind == engine.DEAL and p.round == 2)
+        html = client.get(replay_url(finished, deal.step)).content.decode()
+        assert "Round 2 · the cards are dealt" in html
+        assert 'data-phase="reveal"' in html
+
+    def test_it_starts_at_the_deal(self, client, alice, finished):
+        client.force_login(alice)
+        html = client.get(replay_url(finished)).content.decode()
+        assert f"Step 0 of {len(positions_of(finished)) - 1}" in html
+        assert "Round 1 · the cards are dealt" in html
+        assert 'id="replay-prev" aria-disabled="true"' in html
+
+    def test_an_htmx_request_gets_the_fragment_only(self, client, alice, finished):
+        client.force_login(alice)
+        response = client.get(replay_url(finished, 5), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        html = response.content.decode().strip()
+        assert html.startswith('<div id="replay-body"') and html.endswith("</div>")
+        assert "<html" not in html and "site-header" not in html
+        assert 'id="board"' in html and 'id="moves"' in html and 'id="replay-next"' in html
+        assert "HX-Request" in response["Vary"]
+
+    def test_an_htmx_history_restore_gets_the_whole_page(self, client, alice, finished):
+        client.force_login(alice)
+        response = client.get(
+            replay_url(finished, 5), HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+        )
+        assert "<html" in response.content.decode()
+
+    @pytest.mark.parametrize(("asked", "expected"), [("-4", "first"), ("999999", "last")])
+    def test_a_step_out_of_range_is_clamped(self, client, alice, finished, asked, expected):
+        client.force_login(alice)
+        last = len(positions_of(finished)) - 1
+        step = 0 if expected == "first" else last
+        response = client.get(replay_url(finished, asked))
+        assert response.status_code == 200
+        assert f"Step {step} of {last}" in response.content.decode()
+
+    @pytest.mark.parametrize("asked", ["abc", "1.5", "", "0x3"])
+    def test_a_step_that_is_no_whole_number_is_a_bad_request(self, client, alice, finished, asked):
+        client.force_login(alice)
+        response = client.get(replay_url(finished, asked))
+        assert response.status_code == 400
+        assert "whole number" in response.content.decode()
+
+    def test_a_running_game_is_refused(self, client, alice, bob):
+        game = start_game(alice, bob, end_score=40)
+        client.force_login(alice)
+        response = client.get(replay_url(game, 3), follow=True)
+        assert response.redirect_chain == [(reverse("games:game", args=[game.pk]), 302)]
+        assert "once the game is over" in response.content.decode()
+        assert 'id="replay-body"' not in response.content.decode()
+
+    def test_an_aborted_game_can_be_replayed_without_a_record_download(self, client, alice, bob):
+        game = start_game(alice, bob, end_score=40)
+        rng = random.Random(3)
+        for _ in range(30):
+            play_one(game, [alice, bob], rng)
+        services.game_abort(game_id=game.pk)
+        client.force_login(bob)
+        html = client.get(replay_url(game, 10_000)).content.decode()
+        assert "This game was stopped by a moderator." in html
+        assert 'id="download-record"' not in html
+        assert (
+            "This game was stopped by a moderator."
+            not in client.get(replay_url(game, 1)).content.decode()
+        )
+
+    def test_a_private_game_is_hidden_from_others(self, client, bob, charlie, finished):
+        finished.lobby.is_public = False
+        finished.lobby.save(update_fields=["is_public"])
+        client.force_login(charlie)
+        assert client.get(replay_url(finished)).status_code == 404
+        client.force_login(bob)
+        assert client.get(replay_url(finished)).status_code == 200
+
+    def test_anonymous_visitors_are_sent_to_log_in(self, client, finished):
+        response = client.get(replay_url(finished))
+        assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+class TestNoHiddenValue:
+    def test_every_face_down_card_renders_as_a_card_back(self, client, alice, finished):
+        client.force_login(alice)
+        positions = positions_of(finished)
+        steps = sorted({*range(0, len(positions), 3), len(positions) - 1})
+        for step in steps:
+            view = positions[step].view
+            html = client.get(replay_url(finished, step), HTTP_HX_REQUEST="true").content.decode()
+            cells = rendered_cells(html)
+            assert len(cells) == 12 * len(view.players)
+            shown = 0
+            for seat, grid in enumerate(view.grids):
+                for pos, value in enumerate(grid):
+                    if value == engine.HIDDEN:
+                        assert cells[seat, pos] == ("down", "?"), (step, seat, pos)
+                    elif value is None:
+                        assert cells[seat, pos] == ("removed", None), (step, seat, pos)
+                    else:
+                        assert cells[seat, pos] == ("up", str(value)), (step, seat, pos)
+                        shown += 1
+            visible = [v for state, v in cells.values() if state == "up"]
+            assert len(visible) == shown
+            assert html.count('data-v="?"') == sum(g.count(engine.HIDDEN) for g in view.grids)
+
+    def test_a_pending_draw_shows_no_value(self, client, alice, finished):
+        client.force_login(alice)
+        positions = positions_of(finished)
+        drawing = next(p for p in positions if p.kind == engine.DRAW and p.view.drawing)
+        html = client.get(replay_url(finished, drawing.step)).content.decode()
+        assert "holds a drawn card" in html
+        assert 'id="drawn-card"' not in html
+
+
+class TestLinks:
+    def test_the_game_over_screen_links_to_the_replay_and_the_record(self, client, alice, finished):
+        client.force_login(alice)
+        html = client.get(reverse("games:game", args=[finished.pk])).content.decode()
+        assert f'href="{replay_url(finished)}"' in html
+        assert f'href="{reverse("games:game_record", args=[finished.pk])}"' in html
+
+    def test_the_replay_itself_offers_the_download_and_no_link_to_itself(
+        self, client, alice, finished
+    ):
+        client.force_login(alice)
+        html = client.get(replay_url(finished, 10_000)).content.decode()
+        assert 'id="download-record"' in html
+        assert 'id="replay-offer"' not in html
+        record = client.get(reverse("games:game_record", args=[finished.pk]))
+        assert record.status_code == 200 and record.json() == finished.record
+
+    def test_the_profile_history_links_to_the_replay(self, client, alice, finished):
+        client.force_login(alice)
+        html = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+        assert f'href="{replay_url(finished)}"' in html
