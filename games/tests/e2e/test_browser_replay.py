@@ -1,0 +1,109 @@
+"""In real Chromium against a live Daphne: the replay of a finished three-player game, stepped
+with the buttons and the arrow keys, on a desktop and on a phone (screenshots)."""
+
+import random
+
+import pytest
+from django.test import Client
+
+from conftest import PASSWORD
+from games import engine, services
+from games.tests.helpers import play_to_end, start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def logged_in_context(browser, base, user, **options):
+    """A browser context holding ``user``'s session (made by Django's test client)."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(**options)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    return context
+
+
+def caption_step(page) -> int:
+    return int(page.locator("#replay-body").get_attribute("data-step"))
+
+
+def face_down_cells(page) -> int:
+    return page.locator('#board .cell [data-v="?"]').count()
+
+
+def test_replay_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
+    base = daphne_server
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("alice", "bob", "carol")
+    ]
+    rng = random.Random(4)
+    original = services.secrets.randbits
+    services.secrets.randbits = rng.getrandbits
+    try:
+        game = start_game(*users, end_score=100)
+        play_to_end(game, users, seed=2)
+    finally:
+        services.secrets.randbits = original
+    game.refresh_from_db()
+    positions = list(engine.iter_positions(game.record))
+    middle = next(
+        p.step
+        for p in positions[len(positions) // 3 :]
+        if p.kind == engine.DRAW and p.view.phase == engine.PLAY
+    )
+
+    context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+
+    # The game-over screen offers the replay and the record.
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("#replay-link").click()
+    page.wait_for_url(f"{base}/games/{game.pk}/replay/")
+    assert caption_step(page) == 0
+    assert page.locator("#download-record").get_attribute("href") == f"/games/{game.pk}/record.json"
+
+    page.goto(f"{base}/games/{game.pk}/replay/?step={middle}")
+    assert face_down_cells(page) == sum(g.count("?") for g in positions[middle].view.grids)
+    assert page.locator(".move.is-current").count() == 1
+    page.screenshot(path=screenshot_dir / "replay.png", full_page=False)
+
+    # Arrow keys and buttons step with htmx; the URL follows; Back goes to the step before.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(f"**/replay/?step={middle + 1}")
+    assert caption_step(page) == middle + 1
+    assert face_down_cells(page) == sum(g.count("?") for g in positions[middle + 1].view.grids)
+    page.locator("#replay-next").click()
+    page.wait_for_url(f"**/replay/?step={middle + 2}")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(f"**/replay/?step={middle + 1}")
+    page.go_back()
+    page.wait_for_url(f"**/replay/?step={middle + 2}")
+    page.keyboard.press("End")
+    page.wait_for_url(f"**/replay/?step={len(positions) - 1}")
+    page.locator("#board.phase-game_over").wait_for()
+    assert page.locator("#replay-next").get_attribute("aria-disabled") == "true"
+    page.screenshot(path=screenshot_dir / "replay-end.png", full_page=False)
+    page.keyboard.press("Home")
+    page.wait_for_url("**/replay/?step=0")
+    context.close()
+
+    phone = logged_in_context(
+        browser,
+        base,
+        users[1],
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/replay/?step={middle}")
+    page.screenshot(path=screenshot_dir / "replay-phone.png", full_page=False)
+    page.locator("#replay-next").tap()
+    page.wait_for_url(f"**/replay/?step={middle + 1}")
+    page.screenshot(path=screenshot_dir / "replay-phone-full.png", full_page=True)
+    phone.close()
