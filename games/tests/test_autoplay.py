@@ -145,7 +145,9 @@ async def test_a_restarted_server_resumes_due_bot_turns_by_itself(alice):
 )
 @pytest.mark.parametrize("phase", ["reveal", "play"])
 def test_two_racing_runners_never_play_two_moves_for_one_turn(alice, settings, phase):
-    settings.SKYJO_BOT_DELAY = 30  # the bot's next step is not due in this test
+    # The step after the raced one falls due long after the race, so a runner that starts after
+    # the winner's commit rightly finds nothing to play.
+    settings.SKYJO_BOT_DELAY = 600
     lobby = services.lobby_create(host=alice, name="race", seat_count=2)
     services.lobby_add_bot(lobby_id=lobby.pk, host=alice, seat_index=1, level="medium")
     game = services.lobby_start(lobby_id=lobby.pk, user=alice)
@@ -155,7 +157,7 @@ def test_two_racing_runners_never_play_two_moves_for_one_turn(alice, settings, p
                 game_id=game.pk, user=alice, action={"reveal": pos}, version=0
             )
         for _ in range(2):
-            autoplay.play_due_turns(now=timezone.now() + timedelta(minutes=1))
+            autoplay.play_due_turns(now=timezone.now() + timedelta(hours=1))
         row, state = state_of(game.pk)
         if state.current == 0:
             services.game_apply_action(
@@ -165,7 +167,8 @@ def test_two_racing_runners_never_play_two_moves_for_one_turn(alice, settings, p
                 version=row.version,
             )
     before = Move.objects.filter(game=game).count()
-    now = timezone.now() + timedelta(minutes=1)
+    Game.objects.filter(pk=game.pk).update(bot_due_at=timezone.now() - timedelta(seconds=1))
+    now = timezone.now()
     barrier = threading.Barrier(4)
     played = []
 
