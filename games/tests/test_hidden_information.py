@@ -40,14 +40,15 @@ def check_group_message(message: dict, state: engine.Game) -> None:
     view = message["view"]
     assert view["drawn"] is None and view["seat"] is None
     assert view["grids"] == [list(g) for g in public.grids]
-    assert set(message) == {"type", "version", "view", "meta", "event", "html"}
+    assert set(message) == {"type", "version", "view", "meta", "event", "html", "language"}
     assert "deck" not in str(message["meta"]) and "draw_pile" not in str(message)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_every_frame_shows_only_what_its_reader_may_see(
-    alice, bob, charlie, django_user_model, monkeypatch, seed
+    alice, bob, charlie, django_user_model, monkeypatch, settings, seed
 ):
+    settings.RATELIMIT_ENABLE = False  # whole games at machine speed; limits: test_consumers_flood
     dave = await django_user_model.objects.acreate(username="dave")
     players = [alice, bob, charlie]
     game = await db(start_game)(*players, end_score=25)
