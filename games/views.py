@@ -31,6 +31,7 @@ class BotGameForm(forms.Form):
         label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
     )
 
+
 # Rate limits (skyjo_site.ratelimit); every POST also counts against SKYJO_RATELIMIT_WRITE.
 create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
 join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
