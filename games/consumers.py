@@ -56,6 +56,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         self.version = None
+        self.own_draw = None
         self.group = None
         self.seat = None
         self.heartbeat = None
@@ -142,9 +143,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.send(text_data=json.dumps({"rematch": {"game": new.pk}}))
             else:
                 version = data.pop("version", None)
-                await database_sync_to_async(services.game_apply_action)(
+                result = await database_sync_to_async(services.game_apply_action)(
                     game_id=self.game_id, user=self.user, action=data, version=version
                 )
+                # This socket drew: its own frame of that version can show the card without
+                # reading the game back (the group message, handled next, never holds it).
+                self.own_draw = (result.version, result.drawn) if result.drawn is not None else None
         except ServiceError as exc:
             await self.send_error(exc)
         except Exception:
@@ -207,10 +211,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         public = view_from_data(event["view"])
         mine = self.seat is not None and public.drawing and public.current == self.seat
+        drawn = None
+        if mine and self.own_draw is not None and self.own_draw[0] == version:
+            drawn, mine = self.own_draw[1], False
         if self.version is None or version != self.version + 1 or mine:
-            await self.send_state()  # a gap, or this seat's own drawn card: read it from the db
+            # A gap, or this seat's drawn card from another tab or the bot runner: read it back.
+            await self.send_state()
             return
-        view = as_seat(public, self.seat)
+        view = as_seat(public, self.seat, drawn)
         html = event["html"]
         if not self.json_mode and event.get("language") != self.language:
             with translation.override(self.language):

@@ -52,6 +52,7 @@ class MoveResult:
     seat: int
     action: dict
     phase: str
+    drawn: int | None = None  # after a draw: the card, for the drawer's own eyes only
 
 
 # ---------------------------------------------------------------------------------- lobbies
@@ -315,7 +316,7 @@ def game_apply_action(
         _save(game, state)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
         _announce_game(game, state, event)
-        return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase)
+        return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
 
 
 def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:

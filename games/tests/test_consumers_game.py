@@ -66,6 +66,23 @@ async def test_the_drawn_card_goes_to_the_drawer_alone(alice, bob, charlie):
     await tab.disconnect()
 
 
+async def test_the_drawers_other_open_tab_sees_the_drawn_card_too(alice, bob):
+    game = await new_game(alice, bob)
+    await db(reveal_all)(game, [alice, bob])
+    player = (await state_of(game)).current
+    user = [alice, bob][player]
+    acting, _ = await game_socket(user, game.pk)
+    other_tab, _ = await game_socket(user, game.pk)
+    await send(acting, {"take": "deck", "version": 4})
+    frames = [await receive_json(acting), await receive_json(other_tab)]
+    drawn = (await state_of(game)).drawn
+    assert drawn is not None
+    assert [f["drawn"] for f in frames] == [drawn, drawn]
+    assert [f["version"] for f in frames] == [5, 5]
+    await acting.disconnect()
+    await other_tab.disconnect()
+
+
 async def test_a_stale_or_duplicate_submission_changes_nothing(alice, bob):
     game = await new_game(alice, bob)
     await db(reveal_all)(game, [alice, bob])
