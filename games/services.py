@@ -166,10 +166,7 @@ def lobby_leave(*, lobby_id: int, user) -> Lobby:
 def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
     """The host removes the player in ``seat_index``, who may not come back."""
     with transaction.atomic():
-        lobby = _lock_lobby(lobby_id)
-        if lobby.host_id != host.pk:
-            raise NotHost(_("Only the host can remove players."))
-        _check_open(lobby)
+        lobby = _lock_open_lobby_as_host(lobby_id, host, _("Only the host can remove players."))
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None or seat.is_empty:
             raise BadRequest(_("That seat is empty."))
@@ -188,10 +185,7 @@ def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
     if level not in LEVELS:
         raise BadRequest(format_lazy(_("Choose a bot level: {levels}."), levels=_level_list()))
     with transaction.atomic():
-        lobby = _lock_lobby(lobby_id)
-        if lobby.host_id != host.pk:
-            raise NotHost(_("Only the host can add bots."))
-        _check_open(lobby)
+        lobby = _lock_open_lobby_as_host(lobby_id, host, _("Only the host can add bots."))
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None:
             raise BadRequest(_("There is no such seat."))
@@ -206,10 +200,7 @@ def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
 def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
     """The host takes the bot out of ``seat_index``: the seat is empty again."""
     with transaction.atomic():
-        lobby = _lock_lobby(lobby_id)
-        if lobby.host_id != host.pk:
-            raise NotHost(_("Only the host can remove bots."))
-        _check_open(lobby)
+        lobby = _lock_open_lobby_as_host(lobby_id, host, _("Only the host can remove bots."))
         seat = lobby.seats.filter(index=seat_index).first()
         if seat is None or not seat.bot_level:
             raise BadRequest(_("There is no bot in that seat."))
@@ -239,10 +230,7 @@ def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: in
 def lobby_start(*, lobby_id: int, user) -> Game:
     """The host starts the game with everybody seated (at least two)."""
     with transaction.atomic():
-        lobby = _lock_lobby(lobby_id)
-        if lobby.host_id != user.pk:
-            raise NotHost(_("Only the host can start the game."))
-        _check_open(lobby)
+        lobby = _lock_open_lobby_as_host(lobby_id, user, _("Only the host can start the game."))
         seated = [s for s in lobby.seats.select_related("user") if not s.is_empty]
         if len(seated) < MIN_SEATS:
             raise NotEnoughPlayers()
@@ -407,6 +395,15 @@ def _lock_game(game_id: int) -> Game:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no such game.")) from None
+
+
+def _lock_open_lobby_as_host(lobby_id: int, host, refusal: str) -> Lobby:
+    """Lock the lobby; refuse (``refusal``) anyone but its host, and a lobby no longer open."""
+    lobby = _lock_lobby(lobby_id)
+    if lobby.host_id != host.pk:
+        raise NotHost(refusal)
+    _check_open(lobby)
+    return lobby
 
 
 def _check_open(lobby: Lobby) -> None:
