@@ -1,71 +1,10 @@
 """Settings come from the environment; a bad value stops the site with a clear error."""
 
-import os
-import runpy
-import secrets
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from skyjo_site import env
-
-ROOT = Path(__file__).resolve().parents[2]
-SETTINGS = ROOT / "skyjo_site" / "settings.py"
-VARIABLES = [
-    "SECRET_KEY",
-    "DEBUG",
-    "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS",
-    "DATABASE_URL",
-    "DATABASE_CONN_MAX_AGE",
-    "REDIS_URL",
-    "REDIS_MAX_CONNECTIONS",
-    "CHANNEL_LAYER_CAPACITY",
-    "SKYJO_CHANNEL_LAYER",
-    "EMAIL_HOST",
-    "EMAIL_PORT",
-    "EMAIL_HOST_USER",
-    "EMAIL_HOST_PASSWORD",
-    "EMAIL_USE_TLS",
-    "EMAIL_USE_SSL",
-    "DEFAULT_FROM_EMAIL",
-    "SECURE_PROXY_SSL_HEADER",
-    "SECURE_SSL_REDIRECT",
-    "SECURE_HSTS_SECONDS",
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-    "SECURE_HSTS_PRELOAD",
-    "SESSION_COOKIE_SECURE",
-    "CSRF_COOKIE_SECURE",
-    "AXES_FAILURE_LIMIT",
-    "AXES_COOLOFF_MINUTES",
-    "SKYJO_BOT_DELAY",
-    "SKYJO_DISCONNECT_GRACE",
-    "SKYJO_TEST_DB_NAME",
-    "TIME_ZONE",
-]
-PRODUCTION = {
-    "DEBUG": "false",
-    "SECRET_KEY": secrets.token_urlsafe(50),
-    "ALLOWED_HOSTS": "skyjo.example.org",
-    "CSRF_TRUSTED_ORIGINS": "https://skyjo.example.org",
-}
-
-
-@pytest.fixture
-def load(monkeypatch):
-    """Run settings.py afresh with exactly the given environment variables."""
-
-    def load(**variables):
-        for name in VARIABLES:
-            monkeypatch.delenv(name, raising=False)
-        for name, value in variables.items():
-            monkeypatch.setenv(name, value)
-        return runpy.run_path(str(SETTINGS))
-
-    return load
+from skyjo_site.tests.settings_helpers import PRODUCTION, ROOT, _manage
 
 
 def test_embedded_default(load):
@@ -214,19 +153,6 @@ def test_env_helpers(monkeypatch):
     monkeypatch.setenv("X_FLOAT", "nan")
     with pytest.raises(ImproperlyConfigured, match="X_FLOAT='nan'"):
         env.env_float("X_FLOAT", 1.0)
-
-
-def _manage(*args, **variables):
-    environment = {k: v for k, v in os.environ.items() if k not in VARIABLES}
-    environment.update(variables)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_check_deploy_passes_with_production_settings():

@@ -1,37 +1,10 @@
 """The rate-limit and cache settings: defaults, overrides and clear errors."""
 
-import runpy
-
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from skyjo_site import env
-from skyjo_site.tests.test_settings import PRODUCTION, SETTINGS, VARIABLES, _manage
-
-RATELIMIT_VARIABLES = [
-    "SKYJO_RATELIMIT",
-    "SKYJO_RATELIMIT_REGISTER",
-    "SKYJO_RATELIMIT_CREATE",
-    "SKYJO_RATELIMIT_JOIN",
-    "SKYJO_RATELIMIT_WRITE",
-    "SKYJO_WS_RATE",
-    "SKYJO_WS_BURST",
-    "SKYJO_WS_MAX_DROPPED",
-    "CACHE_REDIS_URL",
-    "CACHE_KEY_PREFIX",
-]
-
-
-@pytest.fixture
-def load(monkeypatch):
-    def load(**variables):
-        for name in VARIABLES + RATELIMIT_VARIABLES:
-            monkeypatch.delenv(name, raising=False)
-        for name, value in variables.items():
-            monkeypatch.setenv(name, value)
-        return runpy.run_path(str(SETTINGS))
-
-    return load
+from skyjo_site.tests.settings_helpers import PRODUCTION, _manage
 
 
 def test_the_defaults(load):
