@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME = 2048
 CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
 

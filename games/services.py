@@ -459,12 +459,7 @@ def _player_names(players: list[tuple[object, str]]) -> list[str]:
 def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     names = _player_names(players)
     seed = secrets.randbits(62)
-    rules = engine.Rules(
-        end_score=lobby.end_score,
-        double_on_tie=lobby.double_on_tie,
-        final_reveal_clears_columns=lobby.final_reveal_clears_columns,
-    )
-    state = engine.Game(names, rules, seed=seed)
+    state = engine.Game(names, engine.Rules(**lobby.rules_json), seed=seed)
     game = Game.objects.create(
         lobby=lobby, seed=seed, record=engine.to_record(state), phase=state.phase
     )

@@ -26,11 +26,6 @@ def _reveal_random(view: View, rng: random.Random) -> Action:
     return reveal(rng.choice(hidden_positions(view.grids[view.seat])))
 
 
-def _ends_round(grid, pos: int, is_flip_or_hidden_swap: bool) -> bool:
-    hidden = hidden_positions(grid)
-    return hidden == [pos] and is_flip_or_hidden_swap
-
-
 class GreedyBot:
     """Greedy: replace the highest face-up card with anything lower; never thinks ahead.
 

@@ -51,10 +51,5 @@ def column_of(pos: int) -> tuple[int, int, int]:
     return COLUMNS[pos % 4]
 
 
-def completes_column(grid, pos: int, card: int) -> bool:
-    """Whether putting ``card`` at ``pos`` makes its column three face-up equal values."""
-    return all(q == pos or grid[q] == card for q in column_of(pos))
-
-
 def known_score(grid) -> int:
     return sum(c for c in grid if c is not None and c != HIDDEN)
