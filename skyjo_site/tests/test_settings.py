@@ -135,6 +135,16 @@ def test_smtp_email(load):
         ({"SKYJO_DISCONNECT_GRACE": "1.5"}, "SKYJO_DISCONNECT_GRACE='1.5' is invalid"),
         ({"AXES_FAILURE_LIMIT": "0"}, "AXES_FAILURE_LIMIT='0' is invalid"),
         ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS='a year' is invalid"),
+        ({"SKYJO_RATELIMIT": "sometimes"}, "SKYJO_RATELIMIT='sometimes' is invalid"),
+        ({"SKYJO_RATELIMIT_REGISTER": "5"}, "SKYJO_RATELIMIT_REGISTER='5' is invalid"),
+        ({"SKYJO_RATELIMIT_CREATE": "0/h"}, "SKYJO_RATELIMIT_CREATE='0/h' is invalid"),
+        ({"SKYJO_RATELIMIT_JOIN": "5/w"}, "SKYJO_RATELIMIT_JOIN='5/w' is invalid"),
+        ({"SKYJO_RATELIMIT_WRITE": "5/0m"}, "SKYJO_RATELIMIT_WRITE='5/0m' is invalid"),
+        ({"SKYJO_RATELIMIT_WRITE": "5 per hour"}, "expected a rate such as 5/h"),
+        ({"SKYJO_WS_RATE": "0"}, "SKYJO_WS_RATE='0' is invalid"),
+        ({"SKYJO_WS_RATE": "fast"}, "SKYJO_WS_RATE='fast' is invalid"),
+        ({"SKYJO_WS_BURST": "0"}, "SKYJO_WS_BURST='0' is invalid"),
+        ({"SKYJO_WS_MAX_DROPPED": "1.5"}, "SKYJO_WS_MAX_DROPPED='1.5' is invalid"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(load, variables, message):
