@@ -33,6 +33,8 @@ def test_one_click_game_against_bots_to_the_end(daphne_server, browser, screensh
     page.get_by_label("Name").fill("Practice")
     page.get_by_role("button", name="Create lobby").click()
     page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+    # The socket's first frame re-renders the seats: choose only after it came.
+    page.locator("#lobby-panel[data-synced]").wait_for()
     page.get_by_label("Bot level for seat 2").select_option("strong")
     page.locator('li[data-seat="1"]').get_by_role("button", name="Add bot").click()
     page.locator("#lobby-seats").get_by_text("Bot (Strong)").wait_for()

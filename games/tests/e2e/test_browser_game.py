@@ -65,6 +65,7 @@ def test_two_players_play_a_whole_game(daphne_server, browser, screenshot_dir):
     ann.get_by_role("button", name="Create lobby").click()
     ann.wait_for_url(re.compile(r"/lobbies/\d+/$"))
     ben.get_by_role("link", name=re.compile("Friday night")).click()
+    ben.locator("#lobby-panel[data-synced]").wait_for()  # the socket's first frame re-renders
     ben.get_by_role("button", name="Take a seat").click()
     ann.locator("#lobby-seats").get_by_text("ben").wait_for()
     ann.screenshot(path=screenshot_dir / "lobby-full.png", full_page=True)
