@@ -1,100 +1,105 @@
-"""Relay benchmark: moves of many 4-player games fanned out by a real Daphne to JSON sockets.
+"""Relay benchmark: moves of many 4-player games fanned out by real Daphne processes to
+websockets, then the same sockets and frame sizes through a bare echo, in one run.
 
-Run (embedded default: SQLite file in a temp dir, in-memory channel layer, one process):
+Examples (each stops by itself; only 127.0.0.1):
 
-    .venv/bin/python benchmarks/relay.py --games 25 --interval-ms 500 --seconds 20
+    # embedded default (SQLite in a temp dir, in-memory layer, one process), paced
+    .venv/bin/python benchmarks/relay.py --games 50 --interval-ms 500 --seconds 20
+    # unpaced (every game as fast as its sockets allow)
+    .venv/bin/python benchmarks/relay.py --games 50 --interval-ms 0 --seconds 20
+    # HTML sockets as browsers use them, in two languages
+    .venv/bin/python benchmarks/relay.py --format html --languages en,de --interval-ms 0
+    # PostgreSQL + Redis of this run only, two Daphne processes, the pub/sub layer
+    .venv/bin/python benchmarks/relay.py --postgres private --redis private --layer pubsub \
+        --processes 2 --games 50 --interval-ms 0
+    # round 1 against round 8: long games (end score 1000), CPU per move by round
+    .venv/bin/python benchmarks/relay.py --games 4 --interval-ms 0 --end-score 1000 --rounds 8 \
+        --seconds 300
 
-On Redis (channels_redis core or RedisPubSubChannelLayer), PostgreSQL, two processes:
+What it does: migrates a fresh database (a temp SQLite file, or a new database on the
+``--postgres`` server: ``private`` starts a throw-away cluster, so that its CPU is this run's
+alone; likewise ``--redis private``), creates 4 users per game and starts each game through
+games.services. ``--query-moves`` moves of one more game are played here, in-process, through
+``game_apply_action`` (queries, wall and CPU time per call, by round). Then ``--processes``
+Daphne servers (with docs/deployment.md's ``--websocket_connect_timeout``) serve 4 sockets per
+game, seats spread over the processes. Every game makes one random legal move every
+``--interval-ms`` (0: unpaced, the next move as soon as all 4 sockets hold the last one), the
+acting seat choosing from what its own socket shows. After ``--warmup-seconds`` the measured
+phase runs for ``--seconds`` (or until every game reached ``--max-moves`` / ``--rounds`` or its
+end). Then the bare echo (benchmarks/echo_asgi.py) runs the same number of sockets, the same
+pacing and the same mean frame sizes on the same channel layer and number of processes, and the
+project's figures are printed as ratios of the echo's.
 
-    .venv/bin/python benchmarks/relay.py --redis redis://127.0.0.1:6379/9 --layer pubsub \
-        --postgres postgres://postgres@127.0.0.1:5432/postgres --processes 2 --games 50
-
-What it does: migrates a fresh database (a temp SQLite file, or a temp PostgreSQL database
-made on the ``--postgres`` server and dropped afterwards), creates 4 users per game and starts
-each game through games.services, measures the queries of ``game_apply_action`` in this process
-(CaptureQueriesContext), then starts ``--processes`` Daphne servers on 127.0.0.1 and connects 4
-JSON sockets per game (seats spread over the processes). Each game then makes one random legal
-move every ``--interval-ms``: the acting seat's client picks it from its own JSON view with
-``games.engine.legal_actions``, and the next move waits until all 4 sockets hold the new
-version. Printed: moves applied per second, fan-out latency (send to the 4th socket having the
-version), version gaps, sockets that never got a version (then resynced with ``{"sync": true}``),
-error frames, and server CPU per move (from /proc of the Daphne processes).
-
-Everything stops by itself: the play phase after ``--seconds``, the whole run after a hard
-deadline. Use a Redis database of its own (e.g. ``/9``): game ids restart at 1 on every run.
+Printed: load average, moves applied per second, fan-out latency (send to the 4th socket
+holding the version), version gaps, sockets that missed a version (then resynced with
+``{"sync": true}``), error frames, games stuck, and CPU per move of the Daphne processes, of
+PostgreSQL and of Redis (from /proc; a Redis given by URL: ``INFO cpu``, the whole server).
 """
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import secrets
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PLAYERS = 4
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from benchmarks import servers  # noqa: E402
+from benchmarks.relay_clients import (  # noqa: E402
+    PLAYERS,
+    EchoTable,
+    Table,
+    open_all,
+    percentile,
+    seeded,
+)
+
+CONNECT_TIMEOUT = 30  # docs/deployment.md: Daphne's --websocket_connect_timeout
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=25)
-    parser.add_argument("--interval-ms", type=int, default=500, help="per game, between moves")
-    parser.add_argument("--seconds", type=float, default=20, help="length of the play phase")
+    parser.add_argument(
+        "--interval-ms", type=int, default=500, help="per game, between moves; 0: unpaced"
+    )
+    parser.add_argument("--seconds", type=float, default=20, help="length of the measured phase")
+    parser.add_argument("--warmup-seconds", type=float, default=3, help="played, not measured")
     parser.add_argument("--max-moves", type=int, default=0, help="stop each game after N moves")
-    parser.add_argument("--redis", metavar="URL", help="channels_redis on this Redis")
+    parser.add_argument("--rounds", type=int, default=0, help="stop each game after N rounds")
+    parser.add_argument("--end-score", type=int, default=100, help="the games' end score rule")
+    parser.add_argument("--format", choices=("json", "html"), default="json")
+    parser.add_argument(
+        "--languages", default="en", help="comma-separated; the sockets of a game take turns"
+    )
+    parser.add_argument("--redis", metavar="URL|private", help="channels_redis on this Redis")
     parser.add_argument("--layer", choices=("core", "pubsub"), default="core")
-    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server to make a DB on")
+    parser.add_argument("--postgres", metavar="URL|private", help="a PostgreSQL to make a DB on")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for fan-out")
-    parser.add_argument("--query-moves", type=int, default=300, help="moves for the query count")
+    parser.add_argument("--query-moves", type=int, default=200, help="in-process moves; 0: none")
+    parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
+    parser.add_argument("--wave", type=int, default=50, help="handshakes in flight at once")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.processes > 1 and not args.redis:
         parser.error("--processes > 1 needs --redis: the in-memory layer is one process only")
+    if args.interval_ms < 0 or args.games < 1 or args.processes < 1:
+        parser.error("--interval-ms must be >= 0, --games and --processes >= 1")
     return args
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # ------------------------------------------------------------------------------- setup
 
 
-def make_postgres_db(url: str) -> tuple[str, str]:
-    """A fresh database on the server of ``url``; returns (its URL, its name)."""
-    import psycopg
-
-    name = f"skyjo_relay_{os.getpid()}"
-    parts = urlsplit(url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}")), name
-
-
-def drop_postgres_db(url: str, name: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def environment(args, workdir: Path, database_url: str | None) -> dict:
+def environment(args, workdir: Path, database_url: str | None, redis_url: str | None) -> dict:
     env = {
         k: v
         for k, v in os.environ.items()
@@ -109,18 +114,20 @@ def environment(args, workdir: Path, database_url: str | None) -> dict:
         SECURE_SSL_REDIRECT="false",
         SESSION_COOKIE_SECURE="false",
         CSRF_COOKIE_SECURE="false",
+        # The move path is measured, not the per-socket frame limit (an unpaced seat may pass it).
+        SKYJO_RATELIMIT="false",
         PYTHONUNBUFFERED="1",
         PYTHONPATH=str(ROOT),
     )
     if database_url:
         env["DATABASE_URL"] = database_url
-    if args.redis:
-        env["REDIS_URL"] = args.redis
+    if redis_url:
+        env["REDIS_URL"] = redis_url
         env["SKYJO_CHANNEL_LAYER"] = args.layer
     return env
 
 
-def create_games(count: int, seed: int) -> list[tuple[int, list[str]]]:
+def create_games(count: int, seed: int, end_score: int) -> list[tuple[int, list[str]]]:
     """``count`` started 4-player games; returns (game id, session cookies by seat)."""
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
@@ -149,7 +156,9 @@ def create_games(count: int, seed: int) -> list[tuple[int, list[str]]]:
     games = []
     for g in range(count):
         seated = users[g * PLAYERS : (g + 1) * PLAYERS]
-        lobby = services.lobby_create(host=seated[0], name=f"Relay {g}", seat_count=PLAYERS)
+        lobby = services.lobby_create(
+            host=seated[0], name=f"Relay {g}", seat_count=PLAYERS, end_score=end_score
+        )
         for user in seated[1:]:
             services.lobby_join(lobby_id=lobby.pk, user=user)
         game = services.lobby_start(lobby_id=lobby.pk, user=seated[0])
@@ -157,313 +166,123 @@ def create_games(count: int, seed: int) -> list[tuple[int, list[str]]]:
     return games
 
 
-def measure_queries(moves: int, seed: int) -> dict:
-    """Queries and wall time of ``game_apply_action`` on one game played at random here."""
+def measure_service(moves: int, seed: int, end_score: int) -> dict:
+    """Queries, wall and CPU time of ``game_apply_action`` on one game played at random here,
+    choosing each step from the acting seat's ``state.json`` (the public door)."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
+    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games import engine, services
-    from games.models import Game
+    from benchmarks.relay_clients import json_legal
+    from games import services
 
-    game_id, _ = create_games(1, seed=seed + 1000)[0]
-    users = [p.user for p in Game.objects.get(pk=game_id).players.select_related("user")]
+    game_id, cookies = create_games(1, seed=seed + 1000, end_score=end_score)[0]
+    clients = []
+    for cookie in cookies:
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.cookies["sessionid"] = cookie.split("=", 1)[1]
+        clients.append(client)
+    users = list(get_user_model().objects.filter(username__startswith=f"relay{seed + 1000}_"))
+    users.sort(key=lambda u: int(u.username.rsplit("_", 1)[1]))
     rng = random.Random(seed)
-    counts: dict[str, list[int]] = {}
-    walls = []
+    by_round: dict[int, list[tuple[int, float, float]]] = {}
     for _ in range(moves):
-        game = Game.objects.get(pk=game_id)
-        if game.is_over:
+        views = [c.get(f"/games/{game_id}/state.json").json() for c in clients]
+        view = views[0]
+        if view["phase"] == "game_over":
             break
-        state = engine.from_record(game.record)
-        if state.phase == engine.ROUND_OVER:
+        if view["phase"] == "round_over":
             for user in users:
                 services.game_set_ready(game_id=game_id, user=user)
             continue
-        seat = state.to_act()[0]
-        action = rng.choice(state.legal_actions(seat)).to_json()
+        legal = {seat: json_legal(views[seat], seat) for seat in range(PLAYERS)}
+        seat = rng.choice([s for s in range(PLAYERS) if legal[s]])
+        action = rng.choice(legal[seat])
         with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.thread_time()
             services.game_apply_action(
-                game_id=game_id, user=users[seat], action=action, version=game.version
+                game_id=game_id, user=users[seat], action=action, version=view["version"]
             )
-            walls.append(time.perf_counter() - started)
-        kind = next(iter(action)) if len(action) == 1 else "take discard"
-        counts.setdefault(kind, []).append(len(captured))
-    every = [n for ns in counts.values() for n in ns]
+            cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+        by_round.setdefault(view["round"], []).append((len(captured), wall, cpu))
+    every = [m for ms in by_round.values() for m in ms]
     return {
         "moves": len(every),
-        "min": min(every),
-        "max": max(every),
-        "mean": statistics.fmean(every),
-        "by_kind": {k: (min(v), max(v)) for k, v in sorted(counts.items())},
-        "wall_ms_p50": statistics.median(walls) * 1000,
-        "wall_ms_max": max(walls) * 1000,
+        "queries": (min(q for q, _, _ in every), max(q for q, _, _ in every)),
+        "by_round": {
+            r: (
+                len(ms),
+                statistics.fmean(q for q, _, _ in ms),
+                statistics.median(w for _, w, _ in ms) * 1000,
+                statistics.fmean(c for _, _, c in ms) * 1000,
+            )
+            for r, ms in sorted(by_round.items())
+        },
     }
 
 
-def start_daphne(env: dict, workdir: Path, index: int) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    log = open(workdir / f"daphne-{index}.log", "w")  # noqa: SIM115 (closed with the process)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        + ["skyjo_site.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise SystemExit(f"Daphne stopped at start: see {workdir}/daphne-{index}.log")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise SystemExit("Daphne did not listen within 60 s") from None
-            time.sleep(0.1)
+# ------------------------------------------------------------------------------- a phase
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process (all its threads), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+class Meters:
+    """CPU seconds of the Daphne processes, the database and Redis, read together."""
+
+    def __init__(self, pids: list[int], database, redis):
+        self.pids, self.database, self.redis = pids, database, redis
+
+    def read(self) -> tuple[float, float, float]:
+        daphne = sum(servers.cpu_seconds(pid) for pid in self.pids)
+        return daphne, self.database.cpu(), self.redis.cpu()
 
 
-# ------------------------------------------------------------------------------- clients
-
-
-class Sock:
-    """One player's JSON game socket: records when each version arrived."""
-
-    def __init__(self, table, seat: int, port: int, cookie: str):
-        self.table, self.seat, self.port, self.cookie = table, seat, port, cookie
-        self.ws = None
-        self.state = None
-        self.version = -1
-        self.reached: dict[int, float] = {}
-        self.gaps = 0
-        self.errors: list[dict] = []
-        self.closed_with = None
-
-    async def open(self) -> None:
-        from websockets.asyncio.client import connect
-
-        self.ws = await connect(
-            f"ws://127.0.0.1:{self.port}/ws/games/{self.table.game_id}/?format=json",
-            additional_headers={"Cookie": self.cookie},
-            origin=f"http://127.0.0.1:{self.port}",
-            open_timeout=30,
-            max_queue=None,
-        )
-        self.take(json.loads(await asyncio.wait_for(self.ws.recv(), 30)))
-
-    def take(self, frame: dict) -> None:
-        now = time.perf_counter()
-        if "error" in frame:
-            self.errors.append(frame["error"])
-            self.table.changed.set()
-            return
-        version = frame.get("version")
-        if version is None or "players" not in frame:
-            return
-        if version > self.version:
-            if self.version >= 0 and version > self.version + 1:
-                self.gaps += 1
-            for v in range(self.version + 1, version + 1):
-                self.reached.setdefault(v, now)
-            self.version, self.state = version, frame
-            self.table.changed.set()
-
-    async def read(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            async for text in self.ws:
-                self.take(json.loads(text))
-        except ConnectionClosed as exc:
-            self.closed_with = exc.rcvd.code if exc.rcvd else None
-        self.table.changed.set()
-
-    async def send(self, data: dict) -> None:
-        await self.ws.send(json.dumps(data))
-
-
-class Table:
-    """One game and its four sockets; plays one move per tick."""
-
-    def __init__(self, game_id: int, cookies: list[str], ports: list[int], rng: random.Random):
-        self.game_id = game_id
-        self.rng = rng
-        self.changed = asyncio.Event()
-        self.socks = [
-            Sock(self, seat, ports[seat % len(ports)], cookie)
-            for seat, cookie in enumerate(cookies)
-        ]
-        self.latencies: list[float] = []
-        self.moves = 0
-        self.lost = 0
-        self.resynced = 0
-        self.behind = 0
-        self.stuck = False
-        self.over = False
-
-    @property
-    def version(self) -> int:
-        return min(s.version for s in self.socks)
-
-    def pick(self) -> tuple[list[Sock], list[dict], int]:
-        """Who acts, what they send, and how many versions it adds (from their own views)."""
-        from games import engine
-
-        state = self.socks[0].state
-        version = state["version"]
-        phase = state["phase"]
-        if phase == engine.GAME_OVER:
-            return [], [], 0
-        if phase == engine.ROUND_OVER:
-            return self.socks, [{"ready": True}] * PLAYERS, PLAYERS
-        if phase == engine.REVEAL_PHASE:
-            choices = [s for s in self.socks if own_legal(s) and s.state["version"] == version]
-            sock = self.rng.choice(choices)
-        else:
-            sock = self.socks[state["current"]]
-        action = self.rng.choice(own_legal(sock)).to_json()
-        return [sock], [{**action, "version": version}], 1
-
-    async def wait_for(self, target: int, deadline: float, errors_before: int) -> bool:
-        while self.version < target:
-            if sum(len(s.errors) for s in self.socks) > errors_before:
-                return False
-            if any(s.closed_with is not None or s.ws.close_code for s in self.socks):
-                return False
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return False
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                return False
-        return True
-
-    async def play(self, end: float, interval: float, timeout: float, max_moves: int) -> None:
-        await asyncio.sleep(self.rng.random() * interval)
-        tick = time.perf_counter()
-        while time.perf_counter() < end and not self.stuck and not self.over:
-            if max_moves and self.moves >= max_moves:
-                return
-            socks, frames, added = self.pick()
-            if not socks:
-                self.over = True
-                return
-            target = self.version + added
-            errors_before = sum(len(s.errors) for s in self.socks)
-            sent = time.perf_counter()
-            for sock, frame in zip(socks, frames, strict=True):
-                await sock.send(frame)
-            if await self.wait_for(target, sent + timeout, errors_before):
-                if added == 1:
-                    self.latencies.append(max(s.reached[target] for s in self.socks) - sent)
-                self.moves += added
-            elif not await self.resync(target, timeout):
-                self.stuck = True
-                return
-            tick += interval
-            now = time.perf_counter()
-            if now > tick:
-                self.behind += 1
-                tick = now
-            else:
-                await asyncio.sleep(tick - now)
-
-    async def resync(self, target: int, timeout: float) -> bool:
-        """After a missed version or an error: ask every lagging socket for the state."""
-        lagging = [s for s in self.socks if s.version < target and s.closed_with is None]
-        self.lost += len(lagging)
-        for sock in self.socks:
-            await sock.send({"sync": True})
-        self.resynced += 1
-        await asyncio.sleep(0.2)
-        deadline = time.perf_counter() + timeout
-        while any(s.version != self.socks[0].version for s in self.socks):
-            if time.perf_counter() > deadline:
-                return False
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), deadline - time.perf_counter())
-            except TimeoutError:
-                return False
-        self.moves += max(0, self.version - (target - 1)) if self.version >= target else 0
-        return True
-
-
-def own_legal(sock: Sock) -> list:
-    """The legal steps of ``sock``'s seat, from its own JSON view only."""
-    from games import engine
-
-    state = sock.state
-    grid = state["players"][sock.seat]["grid"]
-    face_down = [c == engine.HIDDEN for c in grid]
-    return engine.legal_actions(
-        phase=state["phase"],
-        current=state["current"],
-        seat=sock.seat,
-        drawn=state["drawn"] is not None,
-        revealed=sum(1 for c in grid if c != engine.HIDDEN and c is not None),
-        face_down=face_down,
-        removed=[c is None for c in grid],
-    )
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
-
-
-async def run_clients(args, games, ports: list[int], pids: list[int]) -> dict:
-    rng = random.Random(args.seed)
-    tables = [
-        Table(game_id, cookies, ports, random.Random(rng.random())) for game_id, cookies in games
-    ]
+async def play(args, tables: list[Table], meters: Meters, origin_of) -> dict:
     socks = [s for t in tables for s in t.socks]
-    started = time.perf_counter()
-    gate = asyncio.Semaphore(50)
-
-    async def open_one(sock):
-        async with gate:
-            await sock.open()
-
-    await asyncio.gather(*(open_one(s) for s in socks))
-    connect_s = time.perf_counter() - started
+    connect_s = await open_all(socks, origin_of, args.wave)
     readers = [asyncio.create_task(s.read()) for s in socks]
-
-    cpu_before = [cpu_seconds(pid) for pid in pids]
-    client_before = time.process_time()
-    started = time.perf_counter()
-    end = started + args.seconds
     interval = args.interval_ms / 1000
-    await asyncio.gather(*(t.play(end, interval, args.timeout, args.max_moves) for t in tables))
-    elapsed = time.perf_counter() - started
-    cpu = sum(cpu_seconds(pid) for pid in pids) - sum(cpu_before)
-    client_cpu = time.process_time() - client_before
+    now = time.perf_counter()
+    start, end = now + args.warmup_seconds, now + args.warmup_seconds + args.seconds
+    samples = []
+
+    async def sample():
+        while True:
+            samples.append((time.perf_counter(), meters.read(), rounds_so_far(tables)))
+            await asyncio.sleep(0.5)
+
+    async def measure_from_start():
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        nonlocal before, client_before, load_before
+        before, client_before = meters.read(), time.process_time()
+        load_before = servers.load_average()
+
+    before = client_before = load_before = None
+    sampler = asyncio.create_task(sample())
+    starter = asyncio.create_task(measure_from_start())
+    await asyncio.gather(*(t.play(end, interval, args.timeout, args) for t in tables))
+    await starter
+    finished = time.perf_counter()
+    after, client_cpu = meters.read(), time.process_time() - client_before
+    load_after = servers.load_average()
+    sampler.cancel()
+    samples.append((finished, after, rounds_so_far(tables)))
 
     for sock in socks:
         await sock.ws.close()
     await asyncio.gather(*readers, return_exceptions=True)
-    moves = sum(t.moves for t in tables)
-    latencies = [x for t in tables for x in t.latencies]
+    elapsed = max(finished - start, 1e-9)
+    measured = [d for t in tables for d in t.done if d.sent >= start]
+    moves = sum(d.added for d in measured)
+    latencies = [d.latency for d in measured if d.latency is not None]
+    cpu = [a - b for a, b in zip(after, before, strict=True)]
+    per_move = [c / moves * 1000 if moves else float("nan") for c in cpu]
     return {
         "sockets": len(socks),
         "connect_s": connect_s,
         "elapsed": elapsed,
         "moves": moves,
-        "offered_per_s": len(tables) / interval,
         "moves_per_s": moves / elapsed,
+        "offered": len(tables) / interval if interval else None,
         "p50": percentile(latencies, 50) * 1000,
         "p95": percentile(latencies, 95) * 1000,
         "p99": percentile(latencies, 99) * 1000,
@@ -471,34 +290,107 @@ async def run_clients(args, games, ports: list[int], pids: list[int]) -> dict:
         "gaps": sum(s.gaps for s in socks),
         "lost": sum(t.lost for t in tables),
         "resyncs": sum(t.resynced for t in tables),
+        "busy": sum(t.busy for t in tables),
         "errors": sum(len(s.errors) for s in socks),
-        "error_codes": sorted({e.get("code", "?") for s in socks for e in s.errors}),
+        "error_codes": sorted({e for s in socks for e in s.errors}),
         "closed": sum(1 for s in socks if s.closed_with not in (None, 1000)),
-        "stuck_games": sum(1 for t in tables if t.stuck),
+        "stuck": sum(1 for t in tables if t.stuck),
+        "over": sum(1 for t in tables if t.over),
         "behind": sum(t.behind for t in tables),
-        "server_cpu_s": cpu,
-        "server_cpu_ms_per_move": cpu / moves * 1000 if moves else float("nan"),
-        "server_cpu_share": cpu / elapsed,
-        "client_cpu_share": client_cpu / elapsed,
+        "cpu": cpu,
+        "cpu_ms": per_move,
+        "cpu_share": cpu[0] / elapsed,
+        "client_share": client_cpu / elapsed,
+        "by_round": cpu_by_round(samples, start),
+        "frame_chars": sum(s.received_chars for s in socks) / max(1, sum(s.frames for s in socks)),
+        "sent_chars": sum(t.sent_chars for t in tables)
+        / max(1, sum(t.sent_frames for t in tables)),
+        "load": f"{load_before} -> {load_after}",
     }
+
+
+def rounds_so_far(tables: list[Table]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for table in tables:
+        for done in table.done:
+            counts[done.round] = counts.get(done.round, 0) + done.added
+    return counts
+
+
+def cpu_by_round(samples, start: float) -> dict[int, tuple[int, float]]:
+    """Daphne CPU per move by round: each 0.5 s window's CPU shared among the rounds of the
+    moves applied in it. Returns {round: (moves, ms per move)}."""
+    cpu: dict[int, float] = {}
+    moves: dict[int, int] = {}
+    for (t0, m0, r0), (_t1, m1, r1) in zip(samples, samples[1:], strict=False):
+        if t0 < start:
+            continue
+        added = {r: n - r0.get(r, 0) for r, n in r1.items() if n > r0.get(r, 0)}
+        total = sum(added.values())
+        for r, n in added.items():
+            cpu[r] = cpu.get(r, 0.0) + (m1[0] - m0[0]) * n / total
+            moves[r] = moves.get(r, 0) + n
+    return {r: (moves[r], cpu[r] / moves[r] * 1000) for r in sorted(moves)}
+
+
+def run_phase(args, env, workdir, name, application, make_tables, database, redis) -> dict:
+    processes = []
+    try:
+        started = [
+            servers.start_daphne(env, workdir, f"{name}-{i}", application, CONNECT_TIMEOUT)
+            for i in range(args.processes)
+        ]
+        processes = [p for p, _ in started]
+        ports = [port for _, port in started]
+        meters = Meters([p.pid for p in processes], database, redis)
+
+        async def main():
+            tables = make_tables(ports)
+            return await play(args, tables, meters, lambda s: origin(s.url))
+
+        budget = args.warmup_seconds + args.seconds + 240
+        return asyncio.run(asyncio.wait_for(main(), timeout=budget))
+    finally:
+        servers.stop_all(processes)
+
+
+def origin(url: str) -> str:
+    return "http://" + url.split("/")[2]
 
 
 # ------------------------------------------------------------------------------- main
 
 
-def main() -> None:
-    args = parse_args()
+def main(argv=None) -> None:
+    args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="skyjo-relay-"))
-    database_url = db_name = None
-    if args.postgres:
-        database_url, db_name = make_postgres_db(args.postgres)
-    env = environment(args, workdir, database_url)
-    os.environ.update(env)
-    for name in ("DATABASE_URL", "REDIS_URL", "SKYJO_CHANNEL_LAYER"):
-        if name not in env:
-            os.environ.pop(name, None)
-    processes = []
+    cleanup = []
+    db_server = db_name = None
     try:
+        database = redis = servers.NoCpu()
+        database_url = redis_url = None
+        if args.postgres:
+            if args.postgres == "private":
+                database = servers.PrivatePostgres()
+                cleanup.append(database.stop)
+                db_server = database.url
+            else:
+                db_server = args.postgres
+            database_url, db_name = servers.make_postgres_db(db_server, "relay")
+        if args.redis:
+            redis = (
+                servers.PrivateRedis(workdir)
+                if args.redis == "private"
+                else servers.SharedRedis(args.redis)
+            )
+            cleanup.append(redis.stop)
+            redis_url = redis.url
+        env = environment(args, workdir, database_url, redis_url)
+        os.environ.update(env)
+        for name in ("DATABASE_URL", "REDIS_URL", "SKYJO_CHANNEL_LAYER"):
+            if name not in env:
+                os.environ.pop(name, None)
+
         import django
 
         django.setup()
@@ -508,86 +400,131 @@ def main() -> None:
 
         call_command("migrate", verbosity=0)
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[1]
-        database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[1]
+        engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[1]
+        pace = f"every {args.interval_ms} ms" if args.interval_ms else "unpaced"
         print(
-            f"relay: {args.games} games x {PLAYERS} sockets, one move per game every "
-            f"{args.interval_ms} ms for {args.seconds:g} s; {database}, {layer}, "
-            f"{args.processes} Daphne process(es)",
+            f"relay: {args.games} games x {PLAYERS} {args.format} sockets "
+            f"({args.languages}), {pace}, {args.warmup_seconds:g} s warm-up + "
+            f"{args.seconds:g} s; {engine}, {layer}, {args.processes} Daphne process(es); "
+            f"commit {commit()}; load {servers.load_average()}",
             flush=True,
         )
-        queries = measure_queries(args.query_moves, args.seed)
-        games = create_games(args.games, args.seed)
+        if args.query_moves:
+            report_service(measure_service(args.query_moves, args.seed, args.end_score))
+        games = create_games(args.games, args.seed, args.end_score)
         connections.close_all()
-        started = [start_daphne(env, workdir, i) for i in range(args.processes)]
-        processes = [p for p, _ in started]
-        result = asyncio.run(
-            asyncio.wait_for(
-                run_clients(args, games, [port for _, port in started], [p.pid for p in processes]),
-                timeout=args.seconds + 180,
-            )
+        rng = random.Random(args.seed)
+
+        def site_tables(ports):
+            return [Table(g, cookies, ports, args, seeded(rng)) for g, cookies in games]
+
+        site = run_phase(
+            args, env, workdir, "site", "skyjo_site.asgi:application", site_tables, database, redis
         )
-        report(args, queries, result)
+        report("site", args, site)
+        if not args.no_echo:
+
+            def echo_tables(ports):
+                sent, frame = round(site["sent_chars"]), round(site["frame_chars"])
+                return [EchoTable(g, ports, args, seeded(rng), sent, frame) for g, _ in games]
+
+            echo_args = argparse.Namespace(**{**vars(args), "rounds": 0})
+            echo = run_phase(
+                echo_args,
+                env,
+                workdir,
+                "echo",
+                "benchmarks.echo_asgi:application",
+                echo_tables,
+                servers.NoCpu(),
+                redis,
+            )
+            report("echo", args, echo)
+            report_ratios(args, site, echo, engine, layer)
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
         if db_name:
             from django.db import connections
 
             connections.close_all()
-            drop_postgres_db(args.postgres, db_name)
+            servers.drop_postgres_db(db_server, db_name)
+        for stop in reversed(cleanup):
+            stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def report(args, queries: dict, r: dict) -> None:
-    kinds = ", ".join(f"{k} {lo}-{hi}" for k, (lo, hi) in queries["by_kind"].items())
+def commit() -> str:
+    import subprocess
+
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--", "games", "skyjo_site"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+# ------------------------------------------------------------------------------- report
+
+
+def report_service(s: dict) -> None:
     print(
-        f"queries per game_apply_action ({queries['moves']} moves in-process): "
-        f"min {queries['min']}, max {queries['max']}, mean {queries['mean']:.1f} ({kinds}); "
-        f"wall p50 {queries['wall_ms_p50']:.1f} ms, max {queries['wall_ms_max']:.1f} ms"
+        f"in-process game_apply_action ({s['moves']} moves of one game): queries "
+        f"{s['queries'][0]}-{s['queries'][1]}; by round (moves, mean queries, wall p50 ms, "
+        "CPU ms): "
+        + ", ".join(
+            f"r{r} {n}/{q:.1f}/{w:.1f}/{c:.1f}" for r, (n, q, w, c) in s["by_round"].items()
+        )
     )
-    print(f"connected {r['sockets']} sockets in {r['connect_s']:.1f} s")
+
+
+def report(name: str, args, r: dict) -> None:
+    offered = f"offered {r['offered']:.0f}/s" if r["offered"] else "unpaced"
+    cpu_ms = r["cpu_ms"]
+    print(f"[{name}] load {r['load']}; {r['sockets']} sockets connected in {r['connect_s']:.1f} s")
     print(
-        f"moves applied: {r['moves']} in {r['elapsed']:.1f} s = {r['moves_per_s']:.1f}/s "
-        f"(offered {r['offered_per_s']:.1f}/s; ticks late: {r['behind']})"
+        f"[{name}] applied {r['moves']} in {r['elapsed']:.1f} s = {r['moves_per_s']:.1f}/s "
+        f"({offered}; ticks late {r['behind']}; games over {r['over']})"
     )
     print(
-        f"fan-out latency (send -> all 4 sockets): p50 {r['p50']:.1f} ms, p95 {r['p95']:.1f} ms, "
+        f"[{name}] send -> all 4 sockets: p50 {r['p50']:.1f} ms, p95 {r['p95']:.1f} ms, "
         f"p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms"
     )
     print(
-        f"version gaps seen: {r['gaps']}; sockets that missed a version: {r['lost']} "
-        f"(resyncs {r['resyncs']}); error frames: {r['errors']} {r['error_codes'] or ''}; "
-        f"sockets closed by the server: {r['closed']}; games stuck: {r['stuck_games']}"
+        f"[{name}] gaps {r['gaps']}; sockets that missed a version {r['lost']} (resyncs "
+        f"{r['resyncs']}); busy {r['busy']}; error frames {r['errors']} "
+        f"{r['error_codes'] or ''}; closed by the server {r['closed']}; stuck {r['stuck']}"
     )
     print(
-        f"server CPU: {r['server_cpu_s']:.1f} s = {r['server_cpu_ms_per_move']:.1f} ms per move "
-        f"({r['server_cpu_share']:.0%} of a core); benchmark client: "
-        f"{r['client_cpu_share']:.0%} of a core"
+        f"[{name}] CPU per move: Daphne {cpu_ms[0]:.2f} ms ({r['cpu_share']:.0%} of a core), "
+        f"database {cpu_ms[1]:.2f} ms, Redis {cpu_ms[2]:.2f} ms; client "
+        f"{r['client_share']:.0%} of a core; mean frame {r['frame_chars']:.0f} chars in, "
+        f"{r['sent_chars']:.0f} out"
     )
-    print(
-        "row: | {layer} | {db} | {p} | {g} | {i} | {o:.0f} | {m:.1f} | {p50:.0f} / {p95:.0f} / "
-        "{p99:.0f} | {gaps} / {lost} | {cpu:.1f} | {share:.0%} |".format(
-            layer=("in-memory" if not args.redis else args.layer),
-            db="postgres" if args.postgres else "sqlite",
-            p=args.processes,
-            g=args.games,
-            i=args.interval_ms,
-            o=r["offered_per_s"],
-            m=r["moves_per_s"],
-            p50=r["p50"],
-            p95=r["p95"],
-            p99=r["p99"],
-            gaps=r["gaps"],
-            lost=r["lost"],
-            cpu=r["server_cpu_ms_per_move"],
-            share=r["server_cpu_share"],
+    if name == "site" and len(r["by_round"]) > 1:
+        print(
+            f"[{name}] Daphne CPU per move by round (moves, ms): "
+            + ", ".join(f"r{k} {n}/{ms:.1f}" for k, (n, ms) in r["by_round"].items())
         )
+
+
+def report_ratios(args, site: dict, echo: dict, engine: str, layer: str) -> None:
+    cpu = site["cpu_ms"][0] / echo["cpu_ms"][0]
+    rate = site["moves_per_s"] / echo["moves_per_s"]
+    p99 = site["p99"] / echo["p99"]
+    print(
+        f"ratios to the echo: Daphne CPU per move {cpu:.1f}x, moves/s {rate:.2f}x, p99 {p99:.1f}x"
+    )
+    pace = args.interval_ms or "unpaced"
+    print(
+        f"row: | {engine} | {layer} | {args.processes} | {args.format} {args.languages} | "
+        f"{args.games} | {pace} | {site['moves_per_s']:.1f} ({rate:.2f}x) | "
+        f"{site['p50']:.0f} / {site['p99']:.0f} ({p99:.1f}x) | "
+        f"{site['cpu_ms'][0]:.1f} ({cpu:.1f}x) | {site['cpu_ms'][1]:.1f} / "
+        f"{site['cpu_ms'][2]:.1f} | {site['lost']} / {site['stuck']} / {site['errors']} | "
+        f"{echo['moves_per_s']:.0f} / {echo['cpu_ms'][0]:.2f} | {site['load']} |"
     )
 
 

@@ -1,0 +1,334 @@
+"""The benchmark's clients: four sockets per game, JSON or HTML (as the game page speaks), and
+the same sockets against the bare echo (benchmarks/echo_asgi.py).
+
+A table plays one move at a time: the acting seat picks a random legal step from what its own
+socket shows (the JSON view, or the HTML controls' ``data-legal``, as static/js/game.js does),
+sends it with the version, and the move counts once all four sockets hold the new version.
+"""
+
+import asyncio
+import html
+import json
+import random
+import re
+import time
+from dataclasses import dataclass
+
+PLAYERS = 4
+GAME_OVER, ROUND_OVER, REVEAL = "game_over", "round_over", "reveal"
+BUSY_BACKOFF = (0.1, 2.0)  # seconds: first wait after a `busy` answer, and the longest
+
+_VERSION = re.compile(r'data-version="(\d+)"')
+_PHASE = re.compile(r'data-phase="(\w+)"')
+_CURRENT = re.compile(r'data-current="(\d*)"')
+_LEGAL = re.compile(r'data-legal="([^"]*)"')
+
+
+@dataclass
+class Done:
+    """One applied change: when it was sent, how long until all 4 sockets held it, in which
+    round, and how many versions it added (4 for the readies between rounds)."""
+
+    sent: float
+    latency: float | None
+    round: int
+    added: int
+
+
+class Sock:
+    """One player's game socket: its latest state, when each version arrived, what it refused."""
+
+    def __init__(self, table, seat: int, url: str, headers: dict):
+        self.table, self.seat, self.url, self.headers = table, seat, url, headers
+        self.ws = None
+        self.version = -1
+        self.phase = None
+        self.current = None
+        self.legal: list[dict] = []
+        self.reached: dict[int, float] = {}
+        self.gaps = 0
+        self.errors: list[str] = []
+        self.closed_with = None
+        self.received_chars = 0
+        self.frames = 0
+
+    async def open(self, origin: str) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            self.url,
+            additional_headers=self.headers,
+            origin=origin,
+            open_timeout=60,
+            max_queue=None,
+        )
+        self.take(await asyncio.wait_for(self.ws.recv(), 60))
+
+    def take(self, text: str) -> None:
+        now = time.perf_counter()
+        self.received_chars += len(text)
+        self.frames += 1
+        state = self.table.parse(self, text)
+        if state is None:
+            return
+        if "error" in state:
+            self.errors.append(state["error"])
+            self.table.changed.set()
+            return
+        version = state["version"]
+        if version > self.version:
+            if self.version >= 0 and version > self.version + 1:
+                self.gaps += 1
+            for v in range(self.version + 1, version + 1):
+                self.reached.setdefault(v, now)
+            self.version = version
+            self.phase, self.current, self.legal = state["phase"], state["current"], state["legal"]
+            self.table.changed.set()
+
+    async def read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for text in self.ws:
+                self.take(text)
+        except ConnectionClosed as exc:
+            self.closed_with = exc.rcvd.code if exc.rcvd else None
+        self.table.changed.set()
+
+    async def send(self, data: dict) -> int:
+        text = json.dumps(data)
+        await self.ws.send(text)
+        return len(text)
+
+
+class Table:
+    """One game of the site and its four sockets."""
+
+    def __init__(self, game_id: int, cookies: list[str], ports: list[int], args, rng):
+        self.game_id = game_id
+        self.rng = rng
+        self.changed = asyncio.Event()
+        self.html = args.format == "html"
+        languages = args.languages.split(",")
+        query = "" if self.html else "?format=json"
+        self.socks = []
+        for seat, cookie in enumerate(cookies):
+            port = ports[seat % len(ports)]
+            headers = {"Cookie": cookie, "Accept-Language": languages[seat % len(languages)]}
+            url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/{query}"
+            self.socks.append(Sock(self, seat, url, headers))
+        self.done: list[Done] = []
+        self.round = 1
+        self.lost = self.resynced = self.behind = self.busy = 0
+        self.sent_chars = self.sent_frames = 0
+        self.stuck = self.over = False
+
+    @property
+    def version(self) -> int:
+        return min(s.version for s in self.socks)
+
+    def parse(self, sock: Sock, text: str) -> dict | None:
+        """What a frame says: version, phase, whose turn and this seat's legal steps; or
+        ``{"error": code}``; or None for a frame that is neither."""
+        if self.html:
+            return parse_html(text)
+        frame = json.loads(text)
+        if "error" in frame:
+            return {"error": frame["error"].get("code", "?")}
+        if "players" not in frame or "version" not in frame:
+            return None
+        return {
+            "version": frame["version"],
+            "phase": frame["phase"],
+            "current": frame["current"],
+            "legal": json_legal(frame, sock.seat),
+        }
+
+    def pick(self) -> tuple[list[Sock], list[dict], int]:
+        """Who acts, what they send, and how many versions it adds (from their own views)."""
+        lead = self.socks[0]
+        if lead.phase == GAME_OVER:
+            return [], [], 0
+        if lead.phase == ROUND_OVER:
+            return self.socks, [{"ready": True}] * PLAYERS, PLAYERS
+        if lead.phase == REVEAL:
+            sock = self.rng.choice([s for s in self.socks if s.legal])
+        else:
+            sock = self.socks[lead.current]
+        return [sock], [{**self.rng.choice(sock.legal), "version": lead.version}], 1
+
+    async def wait_for(self, target: int, deadline: float, errors_before: int) -> bool:
+        while self.version < target:
+            if sum(len(s.errors) for s in self.socks) > errors_before:
+                return False
+            if any(s.closed_with is not None or s.ws.close_code for s in self.socks):
+                return False
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                return False
+        return True
+
+    async def play(self, end: float, interval: float, timeout: float, limits) -> None:
+        await asyncio.sleep(self.rng.random() * interval)
+        tick = time.perf_counter()
+        backoff = BUSY_BACKOFF[0]
+        while time.perf_counter() < end and not self.stuck and not self.over:
+            if limits.max_moves and sum(d.added for d in self.done) >= limits.max_moves:
+                return
+            if limits.rounds and self.round > limits.rounds:
+                return
+            socks, frames, added = self.pick()
+            if not socks:
+                self.over = True
+                return
+            target = self.version + added
+            errors_before = sum(len(s.errors) for s in self.socks)
+            sent = time.perf_counter()
+            for sock, frame in zip(socks, frames, strict=True):
+                self.sent_chars += await sock.send(frame)
+                self.sent_frames += 1
+            if await self.wait_for(target, sent + timeout, errors_before):
+                latency = max(s.reached[target] for s in self.socks) - sent
+                self.record(sent, latency if added == 1 else None, added)
+                backoff = BUSY_BACKOFF[0]
+            elif self.refused_busy(errors_before):
+                # Shed by the server: nothing changed; try again a little later, waiting longer
+                # each time (no storm). Resync only if some socket is behind.
+                self.busy += 1
+                await asyncio.sleep(backoff * (0.5 + self.rng.random()))
+                backoff = min(backoff * 2, BUSY_BACKOFF[1])
+                if len({s.version for s in self.socks}) > 1 and not await self.resync(timeout):
+                    self.stuck = True
+                continue
+            else:
+                if sum(len(s.errors) for s in self.socks) == errors_before:  # no answer at all
+                    self.lost += sum(1 for s in self.socks if s.version < target)
+                if not await self.resync(timeout):
+                    self.stuck = True
+                    return
+                if self.version >= target:
+                    self.record(sent, None, added)
+            tick += interval
+            now = time.perf_counter()
+            if now > tick:
+                self.behind += interval > 0
+                tick = now
+            else:
+                await asyncio.sleep(tick - now)
+
+    def refused_busy(self, errors_before: int) -> bool:
+        new = [e for s in self.socks for e in s.errors]
+        return len(new) > errors_before and "busy" in new[errors_before:]
+
+    def record(self, sent: float, latency: float | None, added: int) -> None:
+        self.done.append(Done(sent, latency, self.round, added))
+        if added == PLAYERS:
+            self.round += 1
+
+    async def resync(self, timeout: float) -> bool:
+        """After a missed version or an error: ask every socket for the state, until all agree."""
+        for sock in self.socks:
+            if sock.closed_with is None:
+                await sock.send({"sync": True})
+        self.resynced += 1
+        deadline = time.perf_counter() + timeout
+        while len({s.version for s in self.socks}) > 1:
+            if time.perf_counter() > deadline:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), deadline - time.perf_counter())
+            except TimeoutError:
+                return False
+        return True
+
+
+class EchoTable(Table):
+    """Four sockets of one group on the bare echo, with the frame sizes of the real run."""
+
+    def __init__(self, game_id: int, ports: list[int], args, rng, sent_size: int, frame_size: int):
+        self.game_id, self.rng = game_id, rng
+        self.changed = asyncio.Event()
+        self.html = False
+        self.socks = [
+            Sock(self, seat, f"ws://127.0.0.1:{ports[seat % len(ports)]}/ws/echo/{game_id}/", {})
+            for seat in range(PLAYERS)
+        ]
+        self.sent_size, self.frame_size = sent_size, frame_size
+        self.done = []
+        self.round = 1
+        self.lost = self.resynced = self.behind = self.busy = 0
+        self.sent_chars = self.sent_frames = 0
+        self.stuck = self.over = False
+
+    def parse(self, sock: Sock, text: str) -> dict:
+        return {"version": json.loads(text)["version"], "phase": "echo", "current": 0, "legal": []}
+
+    def pick(self) -> tuple[list[Sock], list[dict], int]:
+        version = self.version
+        frame = {"version": version, "size": self.frame_size, "pad": ""}
+        frame["pad"] = "x" * max(0, self.sent_size - len(json.dumps(frame)))
+        return [self.socks[version % PLAYERS]], [frame], 1
+
+    async def resync(self, timeout: float) -> bool:
+        return False  # the echo keeps no state to resync from
+
+
+def parse_html(text: str) -> dict | None:
+    version = _VERSION.search(text)
+    if version is None:
+        return {"error": "html_error"} if 'data-shown="1"' in text else None
+    legal = _LEGAL.search(text)
+    current = _CURRENT.search(text)
+    return {
+        "version": int(version.group(1)),
+        "phase": _PHASE.search(text).group(1),
+        "current": int(current.group(1)) if current and current.group(1) else None,
+        "legal": json.loads(html.unescape(legal.group(1))) if legal else [],
+    }
+
+
+def json_legal(frame: dict, seat: int) -> list[dict]:
+    """The legal steps of ``seat``, from its own JSON view only."""
+    from games import engine
+
+    grid = frame["players"][seat]["grid"]
+    actions = engine.legal_actions(
+        phase=frame["phase"],
+        current=frame["current"],
+        seat=seat,
+        drawn=frame["drawn"] is not None,
+        revealed=sum(1 for c in grid if c != engine.HIDDEN and c is not None),
+        face_down=[c == engine.HIDDEN for c in grid],
+        removed=[c is None for c in grid],
+    )
+    return [a.to_json() for a in actions]
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+async def open_all(socks: list[Sock], origin_of, wave: int) -> float:
+    """Open every socket, ``wave`` handshakes at a time; returns the seconds it took."""
+    started = time.perf_counter()
+    gate = asyncio.Semaphore(wave)
+
+    async def one(sock):
+        async with gate:
+            await sock.open(origin_of(sock))
+
+    await asyncio.gather(*(one(s) for s in socks))
+    return time.perf_counter() - started
+
+
+def seeded(rng: random.Random) -> random.Random:
+    return random.Random(rng.random())
