@@ -208,8 +208,9 @@ class StrongBot:
         """What handing ``card`` to the next player is worth to them over a blind draw."""
         if nxt is None:
             return 0.0
-        best = max(simple_gain(nxt, p, card, ctx.mu) for p in range(12) if nxt[p] is not None)
-        return max(0.0, best - 2.0)
+        # An ender who removed all four columns has no grid left to put a card in.
+        gains = [simple_gain(nxt, p, card, ctx.mu) for p in range(12) if nxt[p] is not None]
+        return max(0.0, max(gains, default=0.0) - 2.0)
 
     # ------------------------------------------------------------------ ending the round
 
@@ -259,7 +260,7 @@ class StrongBot:
         for i, prob in enumerate(ctx.probs):
             if prob:
                 v = i - OFFSET
-                value += prob * max(0.0, max(simple_gain(g, p, v, mu) for p in cells))
+                value += prob * max(0.0, *(simple_gain(g, p, v, mu) for p in cells))
         return value
 
 

@@ -68,6 +68,8 @@ def sample_game(view: View, rng: random.Random) -> Game:
     for grid, count in zip(view.grids, view.revealed, strict=True):
         face_up = [p for p, c in enumerate(grid) if c is not None and c != HIDDEN]
         reveals.append(face_up[:count])
-    game.logs = [RoundLog([], reveals, [], [])]
+    # A pending draw is the open action of the turn: the swap or flip that follows completes it.
+    actions = [{"take": "deck"}] if view.drawing else []
+    game.logs = [RoundLog([], reveals, [], actions)]
     game.forced_reshuffles = []
     return game
