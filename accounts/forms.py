@@ -1,6 +1,11 @@
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -37,6 +42,25 @@ class LoginForm(AuthenticationForm):
             )
 
 
+class PasswordOnlyMixin:
+    """Save the password column alone: Django's forms save the whole row, and would put back a
+    rating or a ban written since the user was loaded."""
+
+    def set_password_and_save(self, user, password_field_name="new_password1", commit=True):
+        user.set_password(self.cleaned_data[password_field_name])
+        if commit:
+            user.save(update_fields=["password"])
+        return user
+
+
+class PasswordSetForm(PasswordOnlyMixin, SetPasswordForm):
+    """The new password after a reset link."""
+
+
+class PasswordChangeOnlyForm(PasswordOnlyMixin, PasswordChangeForm):
+    """The password change of a logged-in player."""
+
+
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(
         choices=[("", _("Same as my browser")), *settings.LANGUAGES],
@@ -53,6 +77,13 @@ class SettingsForm(forms.ModelForm):
             "show_online_status": _("Let other players see when you are online."),
         }
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
+
+    def save(self, commit=True):
+        """Write the form's own columns only, never a rating or a ban read with the user."""
+        user = super().save(commit=False)
+        if commit:
+            user.save(update_fields=list(self._meta.fields))
+        return user
 
     def clean_email(self):
         email = self.cleaned_data["email"].strip()

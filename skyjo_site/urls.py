@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts.forms import LoginForm
+from accounts.forms import LoginForm, PasswordChangeOnlyForm, PasswordSetForm
 from games import views as games_views
 
 urlpatterns = [
@@ -22,6 +22,17 @@ urlpatterns = [
             authentication_form=LoginForm, redirect_authenticated_user=True
         ),
         name="login",
+    ),
+    # Django's own views, with forms that save the password column alone (not the whole row).
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm),
+        name="password_change",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(form_class=PasswordSetForm),
+        name="password_reset_confirm",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("accounts.urls")),
