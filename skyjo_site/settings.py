@@ -134,6 +134,15 @@ else:
     _db = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": BASE_DIR / "db.sqlite3",
+        # Several writers share the file (request and socket threads, the bot runner): every
+        # transaction takes the write lock when it begins (IMMEDIATE), so none fails with
+        # "database is locked" upgrading a read lock; a writer waits up to `timeout` seconds
+        # for its turn; WAL lets reads go on beside a write. docs/deployment.md.
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        },
         # A file, not memory: the Daphne server that browser tests fork must see it.
         "TEST": {
             "NAME": env_str(
