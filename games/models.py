@@ -13,6 +13,8 @@ from django.db import models
 
 MIN_SEATS = 2
 MAX_SEATS = 8
+# Seconds per turn a lobby may choose; 0 is off (games.clock).
+TURN_CLOCKS = (0, 15, 30, 60, 120)
 
 
 def new_invite_code() -> str:
@@ -50,6 +52,10 @@ class Lobby(models.Model):
         default=default_disconnect_grace,
         validators=[MaxValueValidator(3600)],
         help_text="Seconds a disconnected player keeps their turns before the medium bot plays them.",
+    )
+    turn_clock = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Seconds per turn (and for getting ready) before the medium bot plays it; 0: off.",
     )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -138,6 +144,11 @@ class Game(models.Model):
         db_index=True,
         help_text="When the server next looks at this game (a bot's turn, or a grace check).",
     )
+    turn_started_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the seats now to act began to wait for (the turn clock counts from it).",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -169,6 +180,9 @@ class GamePlayer(models.Model):
     )
     last_seen = models.DateTimeField(
         null=True, blank=True, help_text="Last sign of life: connect, frame, heartbeat, disconnect."
+    )
+    timeouts = models.PositiveSmallIntegerField(
+        default=0, help_text="Turns in a row the turn clock ran out on (a frame or move: 0)."
     )
 
     class Meta:

@@ -38,7 +38,17 @@ from games.errors import (
     WrongPhase,
 )
 from games.labels import BOT_LEVEL_LABELS
-from games.models import MAX_SEATS, MIN_SEATS, Game, GamePlayer, Lobby, Move, Round, Seat
+from games.models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    TURN_CLOCKS,
+    Game,
+    GamePlayer,
+    Lobby,
+    Move,
+    Round,
+    Seat,
+)
 
 MAX_NAME = 60
 MAX_END_SCORE = 1000
@@ -68,13 +78,22 @@ def lobby_create(
     double_on_tie: bool = True,
     final_reveal_clears_columns: bool = True,
     disconnect_grace: int | None = None,
+    turn_clock: int = 0,
 ) -> Lobby:
-    """Open a lobby with ``seat_count`` seats; the host takes seat 0."""
+    """Open a lobby with ``seat_count`` seats; the host takes seat 0. ``turn_clock``: seconds
+    per turn (one of TURN_CLOCKS), 0 for none (games.clock)."""
     if disconnect_grace is None:
         disconnect_grace = settings.SKYJO_DISCONNECT_GRACE
     if type(disconnect_grace) is not int or not 0 <= disconnect_grace <= MAX_GRACE:
         raise InvalidLobby(
             format_lazy(_("The disconnect grace must be from 0 to {max} seconds."), max=MAX_GRACE)
+        )
+    if type(turn_clock) is not int or turn_clock not in TURN_CLOCKS:
+        raise InvalidLobby(
+            format_lazy(
+                _("The turn clock is off (0) or one of {seconds} seconds."),
+                seconds=", ".join(str(s) for s in TURN_CLOCKS if s),
+            )
         )
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
@@ -99,6 +118,7 @@ def lobby_create(
             double_on_tie=bool(double_on_tie),
             final_reveal_clears_columns=bool(final_reveal_clears_columns),
             disconnect_grace=disconnect_grace,
+            turn_clock=turn_clock,
         )
         Seat.objects.bulk_create(
             Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)

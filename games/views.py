@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -13,7 +14,7 @@ from games import engine, rendering, selectors, services
 from games.bots import LEVELS
 from games.errors import NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
-from games.models import MAX_SEATS, MIN_SEATS, Game, Lobby
+from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from skyjo_site.ratelimit import limit
 
 LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
@@ -63,6 +64,12 @@ def rules(request):
     return render(request, "games/rules.html")
 
 
+TURN_CLOCK_CHOICES = [
+    (s, format_lazy(gettext_lazy("{seconds} seconds"), seconds=s) if s else gettext_lazy("Off"))
+    for s in TURN_CLOCKS
+]
+
+
 class LobbyForm(forms.Form):
     name = forms.CharField(
         label=gettext_lazy("Name"), max_length=60, initial=gettext_lazy("Skyjo table")
@@ -92,6 +99,19 @@ class LobbyForm(forms.Form):
         label=gettext_lazy("Columns completed by the final reveal are removed"),
         required=False,
         initial=True,
+    )
+    # Preselected for people at a table; a client that leaves the field out gets no clock.
+    turn_clock = forms.TypedChoiceField(
+        label=gettext_lazy("Turn clock"),
+        choices=TURN_CLOCK_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=60,
+        help_text=gettext_lazy(
+            "Time for each turn and for getting ready: when it runs out, the medium bot plays "
+            "that turn. Off: players may take as long as they like."
+        ),
     )
 
 
