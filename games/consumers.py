@@ -21,14 +21,14 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from accounts.middleware import scope_language
-from games import publish, rendering, selectors, services
-from games.errors import BadRequest, NotFound, ServiceError
+from games import frames, publish, rendering, selectors, services
+from games.errors import NotFound, ServiceError
 from games.presenters import as_seat, public_of, view_from_data
 from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME = 2048
+MAX_FRAME = frames.MAX_FRAME
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
@@ -36,17 +36,6 @@ CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused 
 
 def _user_ok(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and not user.is_banned)
-
-
-def _coerce(value):
-    """htmx sends form fields as strings: read whole numbers and booleans back (HTML mode)."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("-").isdigit() and len(text) < 6:
-            return int(text)
-        if text in ("true", "false"):
-            return text == "true"
-    return value
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -180,27 +169,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_RATE_LIMITED)
 
     def parse(self, text_data, bytes_data) -> tuple[str, dict]:
-        if text_data is None:
-            raise BadRequest("Send text frames holding JSON, not binary frames.", code="bad_frame")
-        if len(text_data) > MAX_FRAME:
-            raise BadRequest(
-                f"A frame may hold at most {MAX_FRAME} characters.", code="frame_too_large"
-            )
-        try:
-            data = json.loads(text_data)
-        except ValueError:
-            raise BadRequest("The frame is not valid JSON.", code="bad_json") from None
-        if not isinstance(data, dict):
-            raise BadRequest("A frame must be a JSON object.", code="bad_json")
-        data.pop("HEADERS", None)
-        if not self.json_mode:
-            data = {key: _coerce(value) for key, value in data.items()}
-        for command in ("sync", "ready", "rematch"):
-            if command in data and set(data) <= {command, "version"}:
-                if data[command] is not True:
-                    raise BadRequest(f'Send {{"{command}": true}}.')
-                return command, data
-        return "action", data
+        return frames.parse(text_data, bytes_data, json_mode=self.json_mode)
 
     # ---------------------------------------------------------------- to the client
 
@@ -248,7 +217,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if self.json_mode:
                 text = json.dumps(exc.to_json())
             else:
-                text = rendering.error_html(exc.message)
+                text = rendering.error_html(exc.message, exc.code)
         await self.send(text_data=text)
 
 

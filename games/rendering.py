@@ -120,8 +120,8 @@ def controls_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/controls.html", controls_context(view, meta))
 
 
-def error_html(message: str) -> str:
-    return render_to_string("games/partials/flash.html", {"message": message})
+def error_html(message: str, code: str = "") -> str:
+    return render_to_string("games/partials/flash.html", {"message": message, "code": code})
 
 
 def lobby_list_html() -> str:

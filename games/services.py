@@ -306,8 +306,9 @@ def game_apply_action(
         if game.is_over:
             raise GameOver()
         state = _restore(game)
+        # Everyone reveals at once: an older version is fine, one the game never had is not.
         simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
-        if version != game.version and not simultaneous:
+        if version != game.version and not (simultaneous and 0 <= version <= game.version):
             raise StaleVersion(sent=version, current=game.version)
         round_before, results_before = state.round, len(state.results)
         try:
