@@ -11,6 +11,8 @@
 - ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
 - Every test gets an empty cache of its own in memory (the rate-limit counters), also when
   ``REDIS_URL`` is set; the limits stay on at their defaults.
+- Game sockets send no heartbeat frame during a test (``SKYJO_WS_HEARTBEAT`` is an hour)
+  unless the test sets it shorter.
 """
 
 import os
@@ -63,6 +65,13 @@ def _no_implicit_bot_runner(settings):
     """Tests play bot turns with games.autoplay.play_due_turns (or start the loop themselves);
     the Daphne servers they fork turn the runner back on (``live_server_settings``)."""
     settings.SKYJO_AUTOPLAY = False
+
+
+@pytest.fixture(autouse=True)
+def _no_heartbeat_frames(settings):
+    """No heartbeat frame slips between the frames a test reads from a game socket (a slow
+    run can last longer than SKYJO_WS_HEARTBEAT); the heartbeat's own tests set it short."""
+    settings.SKYJO_WS_HEARTBEAT = 3600
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils import timezone
 
+from accounts import sockets
 from accounts.models import User
 
 
@@ -19,9 +20,11 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description="Ban selected users")
     def ban_users(self, request, queryset):
-        count = queryset.exclude(pk=request.user.pk).update(
-            is_banned=True, banned_at=timezone.now()
-        )
+        banned = queryset.exclude(pk=request.user.pk)
+        ids = list(banned.values_list("pk", flat=True))
+        count = banned.update(is_banned=True, banned_at=timezone.now())
+        for user_id in ids:
+            sockets.close_user_sockets(user_id)
         self.message_user(request, f"Banned {count} user(s).", messages.SUCCESS)
 
     @admin.action(description="Unban selected users")

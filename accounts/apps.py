@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts import sockets
+
+        user_logged_out.connect(sockets.on_logged_out, dispatch_uid="accounts.sockets")

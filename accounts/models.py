@@ -3,6 +3,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 
+from accounts import sockets
+
 
 class User(AbstractUser):
     """A player. Add profile fields and preferences here, never in a side table."""
@@ -35,12 +37,22 @@ class User(AbstractUser):
     def rating_is_provisional(self) -> bool:
         return self.rated_games < self.PROVISIONAL_GAMES
 
+    def save(self, *args, **kwargs):
+        # A new password ends every session of this player (Django checks the password's
+        # hash on each request): their open sockets close too (accounts.sockets).
+        password_changed = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if password_changed:
+            sockets.close_user_sockets(self.pk)
+
     def ban(self, reason: str = "") -> None:
-        """Ban this player; they are logged out on their next request."""
+        """Ban this player; they are logged out on their next request, and their open
+        sockets close at once."""
         self.is_banned = True
         self.ban_reason = reason
         self.banned_at = timezone.now()
         self.save(update_fields=["is_banned", "ban_reason", "banned_at"])
+        sockets.close_user_sockets(self.pk)
 
     def unban(self) -> None:
         self.is_banned = False

@@ -13,6 +13,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -20,8 +21,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
-from games import frames, publish, rendering, selectors, services
+from games import caps, frames, publish, rendering, selectors, services
 from games.errors import NotFound, ServiceError
 from games.presenters import as_seat, public_of, view_from_data
 from games.ratelimit import TokenBucket
@@ -32,13 +34,88 @@ MAX_FRAME = frames.MAX_FRAME
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
+CLOSE_TOO_MANY_SOCKETS = 4430  # over SKYJO_WS_MAX_PER_USER or SKYJO_WS_MAX_PER_ADDRESS
 
 
 def _user_ok(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and not user.is_banned)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class AccessEnded(Exception):
+    """The session or user this socket was opened with may no longer act."""
+
+
+class UserSocket(AsyncWebsocketConsumer):
+    """A socket of a logged-in user: it closes (``4401``) when their access ends, on whichever
+    server process that happens (accounts.sockets)."""
+
+    user_group = None
+    claim = None
+    claim_task = None
+
+    async def claim_socket(self) -> bool:
+        """Count this socket against its user's and address's caps (games.caps); over one,
+        accept and close at once with ``4430`` (a refused handshake would hide the code)."""
+        client = self.scope.get("client") or [None]
+        claim = {
+            "user_id": self.scope["user"].pk,
+            "address": client[0],
+            "channel": self.channel_name,
+        }
+        full = await sync_to_async(caps.claim, thread_sensitive=False)(**claim)
+        if full:
+            log.info("socket refused: user %s has too many open (%s cap)", claim["user_id"], full)
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return False
+        self.claim = claim
+        self.claim_task = asyncio.ensure_future(self.renew_claim())
+        return True
+
+    async def renew_claim(self) -> None:
+        while True:
+            await asyncio.sleep(caps.RENEW)
+            try:
+                await sync_to_async(caps.renew, thread_sensitive=False)(**self.claim)
+            except Exception:
+                log.warning("could not renew a socket's claim", exc_info=True)
+
+    async def release_socket(self) -> None:
+        if self.claim_task is not None:
+            self.claim_task.cancel()
+            self.claim_task = None
+        if self.claim is not None:
+            claim, self.claim = self.claim, None
+            try:
+                await sync_to_async(caps.release, thread_sensitive=False)(**claim)
+            except Exception:  # it lapses by itself (caps.LAPSE)
+                log.warning("could not release a socket's claim", exc_info=True)
+
+    async def join_user_group(self) -> None:
+        self.session_tag = account_sockets.session_tag(
+            getattr(self.scope.get("session"), "session_key", None)
+        )
+        self.user_group = account_sockets.user_group(self.scope["user"].pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+
+    async def leave_user_group(self) -> None:
+        await self.release_socket()
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            self.user_group = None
+
+    async def sockets_close(self, event) -> None:
+        if event.get("session") in (None, self.session_tag):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    def check_access(self) -> None:
+        """Before a frame changes anything (in its thread): ``AccessEnded`` if the session has
+        ended (log-out, password change) or the user was banned since the socket opened."""
+        if not account_sockets.session_alive(self.scope):
+            raise AccessEnded
+
+
+class GameConsumer(UserSocket):
     """A player's or spectator's connection to one game."""
 
     async def connect(self):
@@ -63,15 +140,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if not await self.claim_socket():
+            return
         self.group = publish.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_user_group()
         await self.accept()
-        if self.seat is not None:
-            self.last_seen = time.monotonic()
-            self.heartbeat = asyncio.ensure_future(self.beat())
+        self.last_seen = time.monotonic()
+        self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_state()
 
     async def disconnect(self, code):
+        await self.leave_user_group()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.heartbeat is not None:
@@ -79,6 +159,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.heartbeat
             self.heartbeat = None
+        if self.seat is not None:
             await self.seen(-1)
 
     # ---------------------------------------------------------------- presence
@@ -102,10 +183,43 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.exception("game socket %s: could not record presence", self.game_id)
 
     async def beat(self) -> None:
-        """Every SKYJO_HEARTBEAT seconds: still here (a crashed process stops beating)."""
+        """Every SKYJO_WS_HEARTBEAT seconds, the game's saved version: a socket that missed a
+        change (a group message lost on the way) gets the full state, else a heartbeat frame
+        with the version. A player's seat also notes that it is still here (presence) every
+        SKYJO_HEARTBEAT seconds; a crashed process stops beating."""
+        period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
+        last_check = time.monotonic()
         while True:
-            await asyncio.sleep(settings.SKYJO_HEARTBEAT)
-            await self.seen()
+            await asyncio.sleep(period)
+            check = time.monotonic() - last_check >= settings.SKYJO_WS_HEARTBEAT - 0.01
+            if check:
+                last_check = time.monotonic()
+            try:
+                version = await database_sync_to_async(self.pulse)(check)
+            except Exception:
+                log.warning("game socket %s: heartbeat failed", self.game_id, exc_info=True)
+                continue
+            if version is None:
+                continue
+            if self.version is not None and version > self.version:
+                log.info("game socket %s missed version %s: sends the state", self.game_id, version)
+                await self.send_state()
+            else:
+                await self.send_heartbeat(version)
+
+    def pulse(self, check: bool) -> int | None:
+        """This seat's presence when due, and the game's version if ``check`` (one thread hop)."""
+        due = time.monotonic() - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
+        if self.seat is not None and due:
+            self.last_seen = time.monotonic()
+            services.game_player_seen(game_id=self.game_id, user=self.user)
+        return selectors.game_version(self.game_id) if check else None
+
+    async def send_heartbeat(self, version: int) -> None:
+        if self.json_mode:
+            await self.send(text_data=json.dumps({"heartbeat": {"version": version}}))
+        else:
+            await self.send(text_data=rendering.heartbeat_html(version))
 
     # ---------------------------------------------------------------- from the client
 
@@ -120,23 +234,29 @@ class GameConsumer(AsyncWebsocketConsumer):
             if command == "sync":
                 await self.send_state()
             elif command == "ready":
-                await database_sync_to_async(services.game_set_ready)(
-                    game_id=self.game_id, user=self.user
+                await database_sync_to_async(self.checked)(
+                    services.game_set_ready, game_id=self.game_id, user=self.user
                 )
             elif command == "rematch":
-                new = await database_sync_to_async(services.game_rematch)(
-                    game_id=self.game_id, user=self.user
+                new = await database_sync_to_async(self.checked)(
+                    services.game_rematch, game_id=self.game_id, user=self.user
                 )
                 if self.json_mode:
                     await self.send(text_data=json.dumps({"rematch": {"game": new.pk}}))
             else:
                 version = data.pop("version", None)
-                result = await database_sync_to_async(services.game_apply_action)(
-                    game_id=self.game_id, user=self.user, action=data, version=version
+                result = await database_sync_to_async(self.checked)(
+                    services.game_apply_action,
+                    game_id=self.game_id,
+                    user=self.user,
+                    action=data,
+                    version=version,
                 )
                 # This socket drew: its own frame of that version can show the card without
                 # reading the game back (the group message, handled next, never holds it).
                 self.own_draw = (result.version, result.drawn) if result.drawn is not None else None
+        except AccessEnded:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
         except ServiceError as exc:
             await self.send_error(exc)
         except Exception:
@@ -167,6 +287,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 limit,
             )
             await self.close(code=CLOSE_RATE_LIMITED)
+
+    def checked(self, service, **kwargs):
+        """Call ``service`` unless this socket's access has ended (one thread hop for both)."""
+        self.check_access()
+        return service(**kwargs)
 
     def parse(self, text_data, bytes_data) -> tuple[str, dict]:
         return frames.parse(text_data, bytes_data, json_mode=self.json_mode)
@@ -221,7 +346,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text)
 
 
-class LobbyListConsumer(AsyncWebsocketConsumer):
+class LobbyListConsumer(UserSocket):
     """Pushes the list of open public lobbies whenever one opens, fills or starts."""
 
     async def connect(self):
@@ -229,11 +354,15 @@ class LobbyListConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.language = scope_language(self.scope)
+        if not await self.claim_socket():
+            return
         await self.channel_layer.group_add(publish.LOBBY_LIST_GROUP, self.channel_name)
+        await self.join_user_group()
         await self.accept()
         await self.send(text_data=await database_sync_to_async(self.render)())
 
     async def disconnect(self, code):
+        await self.leave_user_group()
         await self.channel_layer.group_discard(publish.LOBBY_LIST_GROUP, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -250,7 +379,7 @@ class LobbyListConsumer(AsyncWebsocketConsumer):
             return rendering.lobby_list_html()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(UserSocket):
     """One lobby page: its seats, re-rendered for this user on every change."""
 
     async def connect(self):
@@ -269,12 +398,16 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if not await self.claim_socket():
+            return
         self.group = publish.lobby_group(self.lobby_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_user_group()
         await self.accept()
         await self.send(text_data=await database_sync_to_async(self.render)() or html)
 
     async def disconnect(self, code):
+        await self.leave_user_group()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

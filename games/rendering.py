@@ -120,6 +120,11 @@ def controls_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/controls.html", controls_context(view, meta))
 
 
+def heartbeat_html(version: int) -> str:
+    """The game page's heartbeat (docs/protocol.md): the saved version, nothing visible."""
+    return f'<div id="heartbeat" hidden hx-swap-oob="true" data-version="{int(version)}"></div>'
+
+
 def error_html(message: str, code: str = "") -> str:
     return render_to_string("games/partials/flash.html", {"message": message, "code": code})
 

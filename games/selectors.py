@@ -108,3 +108,8 @@ def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
 
 def game_players(game: Game) -> list[GamePlayer]:
     return list(game.players.select_related("user"))
+
+
+def game_version(game_id: int) -> int | None:
+    """The saved version of a game (one indexed read), ``None`` if it is gone."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()

@@ -207,6 +207,9 @@ SKYJO_RATELIMIT_WRITE = env_rate("SKYJO_RATELIMIT_WRITE", "60/m")  # per user or
 SKYJO_WS_RATE = env_float("SKYJO_WS_RATE", 10, minimum=0.1)  # frames per second
 SKYJO_WS_BURST = env_int("SKYJO_WS_BURST", 20, minimum=1)
 SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)
+# Open websockets (game, lobby, lobby list together) per user and per address; 0: no cap.
+SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
+SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"
@@ -308,3 +311,5 @@ SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 SKYJO_AUTOPLAY = env_bool("SKYJO_AUTOPLAY", True)
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
+# Every game socket reads its game's version this often and sends it (or the missed state).
+SKYJO_WS_HEARTBEAT = env_float("SKYJO_WS_HEARTBEAT", 5, minimum=0.5)

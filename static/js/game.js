@@ -79,8 +79,50 @@
     var c = $("conn");
     if (c) { c.dataset.state = state; c.textContent = label; }
   }
-  document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; setConn("open", text("textOpen", "live")); });
+  // Catching up (docs/protocol.md): every state frame holds the whole board, so a missed one
+  // only matters until the next. The heartbeat tells the saved version; behind it, after a
+  // reconnect that brought no state, or back on a hidden tab, ask for {"sync": true}. Never
+  // more than one pending, waiting longer each time one did not help (up to 30 s).
+  var sync = { timer: null, need: 0, wait: 0 };
+  function wantSync(need, delay) {
+    sync.need = Math.max(sync.need, need);
+    if (sync.timer) return;
+    sync.timer = setTimeout(function () {
+      sync.timer = null;
+      if (!socket) return;
+      socket.send(JSON.stringify({ sync: true }));
+      sync.wait = Math.min(Math.max(sync.wait * 2, 1000), 30000);
+    }, Math.max(delay, sync.wait));
+  }
+  function gotState() {
+    if (version() < sync.need) return;
+    clearTimeout(sync.timer);
+    sync.timer = null;
+    sync.need = 0;
+    sync.wait = 0;
+  }
+  function heartbeat() {
+    var h = $("heartbeat");
+    var saved = h ? parseInt(h.dataset.version, 10) : NaN;
+    if (saved > version()) wantSync(saved, 0);
+  }
+
+  var wasOpen = false;
+  document.addEventListener("htmx:wsOpen", function (e) {
+    socket = e.detail.socketWrapper;
+    setConn("open", text("textOpen", "live"));
+    if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback
+    wasOpen = true;
+  });
   document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", text("textClosed", "reconnecting…")); });
-  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    var message = e.detail.message || "";
+    if (message.indexOf('id="heartbeat"') >= 0) heartbeat();
+    if (message.indexOf('id="board"') >= 0) gotState();
+    refresh();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && socket) wantSync(0, 0);
+  });
   document.addEventListener("DOMContentLoaded", refresh);
 })();

@@ -1,0 +1,92 @@
+"""A user's open websockets end when their access ends: a ban, a log-out, a password change.
+
+Every socket (game, lobby, lobby list) joins its user's group (``user_group``) on every server
+process. ``close_user_sockets`` asks all of them to close (a ban, a password change: every
+session of the user ends); ``close_session_sockets`` only those opened with one session (a
+log-out ends that session alone). Both send after the commit. A lost message is caught on the
+next move: ``session_alive`` is checked before any frame changes a game.
+"""
+
+import hashlib
+import logging
+from importlib import import_module
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.db import transaction
+from django.utils.crypto import constant_time_compare
+
+log = logging.getLogger(__name__)
+
+CLOSE_MESSAGE = "sockets.close"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def session_tag(session_key: str | None) -> str | None:
+    """A stand-in for a session key in group messages (the key itself is a secret)."""
+    if not session_key:
+        return None
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def close_user_sockets(user_id: int) -> None:
+    """Close every open socket of this user, on every process, once the transaction commits."""
+    _after_commit(user_id, {"type": CLOSE_MESSAGE})
+
+
+def close_session_sockets(user_id: int, session_key: str | None) -> None:
+    """Close this user's sockets that were opened with ``session_key``."""
+    tag = session_tag(session_key)
+    if tag is not None:
+        _after_commit(user_id, {"type": CLOSE_MESSAGE, "session": tag})
+
+
+def _after_commit(user_id: int, message: dict) -> None:
+    transaction.on_commit(lambda: _send(user_group(user_id), message))
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the next move of such a socket is refused anyway (session_alive)
+        log.warning("could not tell %s to close its sockets", group, exc_info=True)
+
+
+def session_alive(scope) -> bool:
+    """Whether the user and session a socket was opened with may still act: the user still
+    exists, is active and not banned, and the session still exists, belongs to them and holds
+    their current password's hash. Two primary-key reads. A scope without a session (tests
+    that build the scope by hand) is judged by the user alone."""
+    from accounts.models import User
+
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return False
+    row = User.objects.filter(pk=user.pk).values("is_active", "is_banned", "password").first()
+    if row is None or not row["is_active"] or row["is_banned"]:
+        return False
+    session = scope.get("session")
+    if session is None:
+        return True
+    key = session.session_key
+    if not key:
+        return False
+    data = import_module(settings.SESSION_ENGINE).SessionStore(key).load()
+    if str(data.get(SESSION_KEY)) != str(user.pk):
+        return False
+    current = User(pk=user.pk, password=row["password"]).get_session_auth_hash()
+    return constant_time_compare(data.get(HASH_SESSION_KEY, ""), current)
+
+
+def on_logged_out(sender, request, user, **kwargs) -> None:
+    """``user_logged_out``: runs before Django flushes the session, so name it now."""
+    if user is not None and getattr(request, "session", None) is not None:
+        close_session_sockets(user.pk, request.session.session_key)

@@ -1,0 +1,42 @@
+/* Every websocket of the site (htmx ws extension): how long to wait before connecting again.
+   docs/protocol.md lists the close codes. The server decides; this script never storms it. */
+(function () {
+  "use strict";
+  var MAX_WAIT = 60000;
+
+  // A dropped connection (1006, 1011, 1012, 1013; the extension reconnects by itself): never at
+  // once, half the doubling wait plus a random half, so that clients of a restarted server do
+  // not all come back in the same instant.
+  function backoff(retries, base) {
+    var wait = Math.min(base * Math.pow(2, Math.min(retries, 8)), MAX_WAIT);
+    return wait / 2 + Math.random() * wait / 2;
+  }
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retries) { return backoff(retries, 1000); };
+  }
+
+  var refused = 0;  // closes for too many frames or sockets in a row: the wait doubles
+  var openedAt = 0;
+  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); });
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail.event ? e.detail.event.code : 0;
+    var wrapper = e.detail.socketWrapper;
+    if (code === 4429 || code === 4430) {
+      // Too many frames, or too many open sockets for this account or address: come back
+      // later (5 s, 10 s, 20 s … up to a minute, with jitter), not at once.
+      if (openedAt && Date.now() - openedAt > 30000) refused = 0;  // it stayed open a while
+      var wait = backoff(refused, 5000);
+      refused += 1;
+      setTimeout(function () { if (document.body.contains(e.target)) wrapper.reconnect(); }, wait);
+    } else if (code === 4401) {
+      // Logged out, banned or the password changed: the page itself shows what to do (log in).
+      // Once only: a page that is refused again stays as it is.
+      var key = "skyjo-reloaded-4401";
+      var last = parseInt(sessionStorage.getItem(key) || "0", 10);
+      if (Date.now() - last > 60000) {
+        sessionStorage.setItem(key, String(Date.now()));
+        setTimeout(function () { window.location.reload(); }, 500);
+      }
+    }
+  });
+})();
