@@ -202,8 +202,12 @@ class GameConsumer(UserSocket):
             if version is None:
                 continue
             if self.version is not None and version > self.version:
-                log.info("game socket %s missed version %s: sends the state", self.game_id, version)
-                await self.send_state()
+                await asyncio.sleep(0.2)  # a change just committed is usually on its way
+                if self.version < version:
+                    log.info(
+                        "game socket %s missed version %s: sent the state", self.game_id, version
+                    )
+                    await self.send_state()
             else:
                 await self.send_heartbeat(version)
 
