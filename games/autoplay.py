@@ -8,6 +8,13 @@ True)``), so that several runners (one per server process) never look at one gam
 never two moves for one turn. It plays **one step** and the service sets the next due time, so
 a bot's draw and its swap are two published moves ``SKYJO_BOT_DELAY`` apart, like a person's.
 
+Every write goes through a service (``game_apply_action``, ``game_set_ready``,
+``game_reschedule``, ``game_abort``). A step that fails for a passing reason (a lock, a lost
+connection: ``OperationalError``) is tried again at once, up to ``ATTEMPTS`` times; any other
+failure looks again after ``RETRY`` seconds. A game in which nobody but bots plays any more (bots
+and away humans) is stopped once a round has gone ``STALL_TURNS`` turns: bots that never end a
+round must not play for ever.
+
 Every server process runs :func:`run_forever` as an asyncio task (:func:`ensure_started`),
 started when Daphne's reactor runs (``skyjo_site.asgi``) or, failing that, on the first
 request. No extra worker process is needed.
@@ -16,13 +23,11 @@ request. No extra worker process is needed.
 import asyncio
 import logging
 import random
-import secrets
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
 from games import engine, presence, services
@@ -35,6 +40,8 @@ log = logging.getLogger(__name__)
 AWAY_LEVEL = "medium"
 BATCH = 20
 RETRY = 5
+ATTEMPTS = 3
+STALL_TURNS = 1000  # a round of 8 players lasts some 150 turns; the arena caps a game likewise
 
 
 def play_due_turns(*, now=None, limit: int = BATCH) -> int:
@@ -46,28 +53,44 @@ def play_due_turns(*, now=None, limit: int = BATCH) -> int:
         .order_by("bot_due_at")
         .values_list("pk", flat=True)[:limit]
     )
-    played = 0
-    for game_id in due:
+    return sum(_play_with_retries(game_id, now) for game_id in due)
+
+
+def _play_with_retries(game_id: int, now) -> int:
+    for attempt in range(1, ATTEMPTS + 1):
         try:
-            played += _play_one(game_id, now)
-        except ServiceError as exc:  # a race the service refused: nothing changed
-            log.info("bot runner: game %s: %s", game_id, exc.message)
+            return _play_one(game_id, now)
+        except ServiceError as exc:  # refused, nothing changed: look again when the state says
+            log.warning("bot runner: game %s: %s", game_id, exc.message)
+            return _reschedule(game_id)
+        except (OperationalError, InterfaceError) as exc:  # passing: a lock, a lost connection
+            transaction.get_connection().close_if_unusable_or_obsolete()
+            if attempt < ATTEMPTS:
+                log.info("bot runner: game %s: %s; trying again now", game_id, exc)
+                continue
+            log.warning("bot runner: game %s: %s; trying again in %s s", game_id, exc, RETRY)
+            return _reschedule(game_id, RETRY)
         except Exception:
             log.exception("bot runner: game %s failed; trying again in %s s", game_id, RETRY)
-            Game.objects.filter(pk=game_id).update(bot_due_at=now + timedelta(seconds=RETRY))
-    return played
+            return _reschedule(game_id, RETRY)
+    return 0
+
+
+def _reschedule(game_id: int, delay: float | None = None) -> int:
+    """Set the game's next look; if even that fails the game stays due (the next pass)."""
+    try:
+        services.game_reschedule(game_id=game_id, delay=delay)
+    except Exception:
+        log.exception("bot runner: game %s: could not reschedule", game_id)
+    return 0
 
 
 def _play_one(game_id: int, now) -> int:
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
-            .first()
-        )
-        if game is None:  # another runner has it, or it moved on
+        due = services.game_lock_due(game_id=game_id, now=now)
+        if due is None:  # another runner or a move has it, or it moved on
             return 0
-        state = engine.from_record(game.record, seed=secrets.randbits(64))
+        game, state = due
         rows, grace = presence.seats_of(game)
         players = {p.seat: p for p in rows}
 
@@ -79,6 +102,15 @@ def _play_one(game_id: int, now) -> int:
                 return AWAY_LEVEL
             return None
 
+        if all(level_of(seat) for seat in players) and _stalled(state):
+            log.warning(
+                "bot runner: game %s stopped: round %s has gone %s turns with only bots playing",
+                game.pk,
+                state.round,
+                len(state.log.actions),
+            )
+            services.game_abort(game_id=game.pk)
+            return 0
         if state.phase == engine.ROUND_OVER:
             for seat in sorted(players):
                 human = not presence.is_bot(players[seat])
@@ -97,9 +129,12 @@ def _play_one(game_id: int, now) -> int:
                     )
                     return 1
         # Nobody for the runner to play (a human came back): look again when it may change.
-        game.bot_due_at = services.next_look(game, state, timezone.now())
-        game.save(update_fields=["bot_due_at"])
+        services.game_reschedule(game_id=game.pk)
         return 0
+
+
+def _stalled(state: engine.Game) -> bool:
+    return len(state.log.actions) >= STALL_TURNS
 
 
 def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:

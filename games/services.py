@@ -569,6 +569,36 @@ def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
     return min(times, default=None)
 
 
+def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
+    """For the bot runner, inside its transaction: lock game ``game_id`` (its lobby first, the
+    lock order of every game service) when it is playing and due at ``now``; returns the row
+    and its engine game. ``None`` when another runner or a move holds it (skip locked: the
+    runner looks again on its next pass) or when it moved on."""
+    lobby = Lobby.objects.select_for_update(skip_locked=True, of=("self",)).filter(games=game_id)
+    if lobby.first() is None:
+        return None
+    game = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
+        .first()
+    )
+    return None if game is None else (game, _restore(game))
+
+
+def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
+    """Set when the bot runner next looks at game ``game_id``: in ``delay`` seconds, or (no
+    delay) when its state says (:func:`next_look`); never once it is over."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.is_over:
+            game.bot_due_at = None
+        elif delay is None:
+            game.bot_due_at = next_look(game, _restore(game), timezone.now())
+        else:
+            game.bot_due_at = timezone.now() + timedelta(seconds=delay)
+        game.save(update_fields=["bot_due_at"])
+
+
 def game_player_seen(*, game_id: int, user, change: int = 0) -> None:
     """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
     disconnect, 0 for a frame or a heartbeat. A no-op for spectators."""
@@ -600,6 +630,8 @@ __all__ = [
     "bot_game_create",
     "game_abort",
     "game_apply_action",
+    "game_lock_due",
+    "game_reschedule",
     "game_player_seen",
     "game_rematch",
     "game_set_ready",
