@@ -300,6 +300,7 @@ def game_apply_action(
     except engine.EngineError as exc:
         raise _engine_error(exc) from None
     with transaction.atomic():
+        _lock_lobby_of(game_id)  # the last move marks the lobby finished
         game = _lock_game(game_id)
         if user is not None:
             seat = _seat_of(game, user)
@@ -365,13 +366,13 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
 def game_rematch(*, game_id: int, user) -> Game:
     """A new game with the same players and rules, once this one is over (made only once)."""
     with transaction.atomic():
+        lobby = _lock_lobby_of(game_id)
         game = _lock_game(game_id)
         _seat_of(game, user)
         if game.status != Game.Status.FINISHED:
             raise WrongPhase(_("A rematch can be started only when the game is over."))
         if game.rematch_id:
             return game.rematch
-        lobby = Lobby.objects.select_for_update().get(pk=game.lobby_id)
         players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
         new = _create_game(lobby, players)
         game.rematch = new
@@ -388,6 +389,7 @@ def game_rematch(*, game_id: int, user) -> Game:
 def game_abort(*, game_id: int) -> None:
     """A moderator stops a game; nobody can move in it any more."""
     with transaction.atomic():
+        _lock_lobby_of(game_id)  # the lobby is closed with its game
         game = _lock_game(game_id)
         if game.is_over:
             return
@@ -409,6 +411,13 @@ def _lock_lobby(lobby_id: int) -> Lobby:
         return Lobby.objects.select_for_update().get(pk=lobby_id)
     except Lobby.DoesNotExist:
         raise NotFound(_("There is no such lobby.")) from None
+
+
+def _lock_lobby_of(game_id: int) -> Lobby | None:
+    """Lock the lobby of game ``game_id`` (one query), for a game service that will write the
+    lobby: the lock order is Lobby, then Game, then GamePlayer, everywhere, so that a moderator
+    closing the lobby and the game's last move never wait for each other in a circle."""
+    return Lobby.objects.select_for_update(of=("self",)).filter(games=game_id).first()
 
 
 def _lock_game(game_id: int) -> Game:

@@ -218,8 +218,9 @@ def test_rematch_starts_one_new_game_with_the_same_players(game, alice, bob, cha
 def test_a_move_costs_a_fixed_number_of_queries(game, alice, bob, django_assert_max_num_queries):
     player, _ = to_play(game, alice, bob)
     game.refresh_from_db()
-    # lock, seat, move, presence of the seats (bot runner schedule), save, ... : fixed.
-    with django_assert_max_num_queries(7):
+    # lock the lobby (Lobby before Game), lock, seat, move, presence of the seats (bot runner
+    # schedule), save, ... : fixed.
+    with django_assert_max_num_queries(8):
         services.game_apply_action(
             game_id=game.pk, user=player, action={"take": "deck"}, version=game.version
         )

@@ -1,0 +1,147 @@
+"""One lock order everywhere (Lobby, then Game, then GamePlayer): a moderator closing a lobby
+and the game's last move (or a rematch) never deadlock, and the end is consistent.
+
+The race is made exact, not left to luck: the test holds the game's row lock while the two
+services queue up behind it in a chosen order (checked in ``pg_locks``), then lets go. Row
+locks need PostgreSQL (scripts/test runs this suite on PostgreSQL too)."""
+
+import random
+import threading
+import time
+
+import pytest
+from django.db import connection, connections, transaction
+
+from games import engine, services
+from games.errors import GameOver, ServiceError
+from games.models import Game, Lobby, Move
+from games.tests.helpers import start_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="row locks need PostgreSQL: scripts/test runs this on PostgreSQL (DATABASE_URL)",
+    ),
+]
+
+
+def _one_move_from_the_end(alice, bob):
+    """A two-player game to 1 point, played by random legal steps until the next step (returned)
+    would finish it."""
+    game = start_game(alice, bob, end_score=1)
+    users, rng = [alice, bob], random.Random(4)
+    while True:
+        game.refresh_from_db()
+        state = engine.from_record(game.record)
+        seat = state.to_act()[0]
+        step = rng.choice(state.legal_actions(seat))
+        trial = state.copy()
+        trial.apply(seat, step)
+        if trial.finished:
+            return game, users[seat], step.to_json()
+        services.game_apply_action(
+            game_id=game.pk, user=users[seat], action=step.to_json(), version=game.version
+        )
+
+
+class Racer(threading.Thread):
+    """Runs one service call in a thread (its own connection); keeps its backend pid."""
+
+    def __init__(self, call):
+        super().__init__()
+        self.call, self.pid, self.outcome = call, None, None
+        self.ready = threading.Event()
+
+    def run(self):
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = cursor.fetchone()[0]
+            self.ready.set()
+            self.outcome = self.call()
+        except Exception as exc:  # a deadlock or a refusal: the assertions look at it
+            self.outcome = exc
+        finally:
+            self.ready.set()
+            connections.close_all()
+
+
+def _wait_until_blocked(racer: Racer) -> None:
+    """Wait (not a timed assertion: a synchronisation) until ``racer`` waits for a lock."""
+    racer.ready.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    with connections["default"].cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted", [racer.pid]
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError(f"{racer.call} never waited for a lock: {racer.outcome!r}")
+
+
+def _race(game: Game, first, second) -> tuple[object, object]:
+    """Hold the game's row lock; start ``first`` and ``second`` in that order, each queued
+    behind a lock; then let go and return both outcomes."""
+    racers = [Racer(first), Racer(second)]
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=game.pk)
+        for racer in racers:
+            racer.start()
+            _wait_until_blocked(racer)
+    for racer in racers:
+        racer.join(timeout=60)
+    return racers[0].outcome, racers[1].outcome
+
+
+@pytest.mark.parametrize("move_first", [True, False])
+def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, move_first):
+    game, player, last = _one_move_from_the_end(alice, bob)
+
+    def move():
+        return services.game_apply_action(
+            game_id=game.pk, user=player, action=last, version=game.version
+        )
+
+    def close():
+        return services.lobby_close(lobby_id=game.lobby_id)
+
+    calls = (move, close) if move_first else (close, move)
+    outcomes = dict(zip(calls, _race(game, *calls), strict=True))
+    moved, closed = outcomes[move], outcomes[close]
+    assert closed is None, closed  # lobby_close returns nothing, and raised nothing
+    game.refresh_from_db()
+    lobby = Lobby.objects.get(pk=game.lobby_id)
+    assert lobby.status == Lobby.Status.CLOSED
+    if isinstance(moved, services.MoveResult):  # the move came first: the game was finished
+        assert game.status == Game.Status.FINISHED and game.version == moved.version
+        assert Move.objects.filter(game=game, version=moved.version).exists()
+        alice.refresh_from_db()
+        assert alice.rated_games == 1
+    else:  # the close came first: the game was stopped, the move refused
+        assert isinstance(moved, GameOver), moved
+        assert game.status == Game.Status.ABORTED
+        assert not Move.objects.filter(game=game, version=game.version).exists()
+    assert move_first == (game.status == Game.Status.FINISHED)
+
+
+def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
+    game, player, last = _one_move_from_the_end(alice, bob)
+    services.game_apply_action(game_id=game.pk, user=player, action=last, version=game.version)
+
+    def rematch():
+        return services.game_rematch(game_id=game.pk, user=alice)
+
+    def close():
+        return services.lobby_close(lobby_id=game.lobby_id)
+
+    new, closed = _race(game, rematch, close)
+    assert closed is None, closed
+    assert isinstance(new, Game), new
+    lobby = Lobby.objects.get(pk=game.lobby_id)
+    new.refresh_from_db()
+    assert lobby.status == Lobby.Status.CLOSED and lobby.game_id == new.pk
+    assert new.status == Game.Status.ABORTED  # closing the lobby stopped the new game
+    assert not isinstance(new, ServiceError)
