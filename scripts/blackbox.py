@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""Black-box check of the whole site, as players see it: only HTTP and the JSON game socket.
+
+Starts ``./scripts/run`` (the embedded default: SQLite, in-memory channel layer, the bot runner)
+on a free port with a fresh database file, or talks to ``--url``. Then:
+
+- three clients register, one opens a public lobby, the others join, the host starts, and they
+  play whole games (random legal moves, with rematches) over ``/ws/games/<id>/?format=json``;
+- beside them two more clients each start "Play against bots" and play their own seat.
+
+It counts every frame, error frame (by code) and acknowledged move, and at the end the
+tracebacks and "database is locked" lines in the server's log. It exits non-zero on any
+``server_error`` frame or traceback.
+
+    .venv/bin/python scripts/blackbox.py                 # start scripts/run, 3 games
+    .venv/bin/python scripts/blackbox.py --games 2 --end-score 60
+    .venv/bin/python scripts/blackbox.py --url http://127.0.0.1:8000 --log server.log
+"""
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "black-box-horse-42"
+
+
+class Browser:
+    """One player's HTTP session: cookies, CSRF token, form posts; redirects not followed."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        return self._open(urllib.request.Request(self.base + path))
+
+    def post(self, path: str, fields: dict) -> tuple[int, str, str]:
+        if not self.cookie("csrftoken"):
+            self.get(path if path.startswith("/accounts/") else "/")
+        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")})
+        request = urllib.request.Request(
+            self.base + path, data=data.encode(), headers={"Referer": self.base + path}
+        )
+        return self._open(request)
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def _open(self, request) -> tuple[int, str, str]:
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                return (
+                    response.status,
+                    response.headers.get("Location", ""),
+                    response.read().decode(),
+                )
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers.get("Location", ""), exc.read().decode(errors="replace")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _id_after(location: str, prefix: str) -> int:
+    match = re.search(rf"{prefix}(\d+)/", location)
+    if not match:
+        raise RuntimeError(f"expected a redirect to {prefix}<id>/, got {location!r}")
+    return int(match.group(1))
+
+
+def register(base: str, name: str) -> Browser:
+    browser = Browser(base)
+    status, location, body = browser.post(
+        "/accounts/register/",
+        {
+            "username": name,
+            "email": f"{name}@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    if status != 302:
+        raise RuntimeError(f"registering {name}: HTTP {status}: {body[:300]}")
+    return browser
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.frames = 0
+        self.sent = Counter()
+        self.errors = Counter()
+        self.games_finished = 0
+        self.acks = 0
+        self.latencies: list[float] = []
+        self.versions: dict[int, int] = {}  # game id -> the last version seen
+        self.stuck = False
+
+
+class Player:
+    """Plays one seat over the JSON socket: random legal moves, ready, rematch."""
+
+    def __init__(self, name: str, browser: Browser, stats: Stats, rng: random.Random) -> None:
+        self.name, self.browser, self.stats, self.rng = name, browser, stats, rng
+
+    async def play(self, game_id: int, games: int, stop: asyncio.Event) -> None:
+        for number in range(games):
+            game_id = await self._play_game(game_id, rematch=number + 1 < games, stop=stop)
+            if game_id is None:
+                return
+
+    async def _play_game(self, game_id: int, *, rematch: bool, stop: asyncio.Event):
+        base = self.browser.base
+        url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}/?format=json"
+        headers = {"Cookie": f"sessionid={self.browser.cookie('sessionid')}"}
+        async with connect(url, origin=base, additional_headers=headers, max_size=2**22) as ws:
+            acted_at = -1  # the version we last acted on (one action per version on our turn)
+            revealed_round = ready_round = 0
+            sent_at, over, asked = None, False, False
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                frame = json.loads(raw)
+                self.stats.frames += 1
+                if "error" in frame:
+                    self.stats.errors[frame["error"]["code"]] += 1
+                    if frame["error"]["code"] == "server_error":
+                        print(f"{self.name}: server_error: {frame}", file=sys.stderr)
+                    # Whatever it answered may not have happened: ask again from a fresh state.
+                    acted_at, revealed_round, ready_round, asked = -1, 0, 0, False
+                    await self._send(ws, {"sync": True})
+                    continue
+                if "rematch" in frame and isinstance(frame["rematch"], dict):
+                    return frame["rematch"]["game"]
+                if "version" not in frame or "players" not in frame:
+                    continue
+                if sent_at is not None:
+                    self.stats.latencies.append(time.monotonic() - sent_at)
+                    sent_at = None
+                version, phase = frame["version"], frame["phase"]
+                self.stats.versions[game_id] = max(version, self.stats.versions.get(game_id, 0))
+                names = [p["name"] for p in frame["players"]]
+                seat = names.index(self.name)
+                grid = frame["players"][seat]["grid"]
+                if phase == "game_over":
+                    if not over:
+                        over = True
+                        self.stats.games_finished += 1
+                    if not rematch:
+                        return None
+                    if not asked:
+                        asked = True
+                        await self._send(ws, {"rematch": True})
+                    continue
+                if phase == "round_over":
+                    if ready_round != frame["round"]:
+                        ready_round = frame["round"]
+                        await self._send(ws, {"ready": True})
+                    continue
+                if phase == "reveal":
+                    if revealed_round != frame["round"]:
+                        revealed_round = frame["round"]
+                        up = [p for p, c in enumerate(grid) if c not in ("?", None)]
+                        down = [p for p, c in enumerate(grid) if c == "?"]
+                        for pos in self.rng.sample(down, 2 - len(up)):
+                            await self._send(ws, {"reveal": pos, "version": version})
+                    continue
+                if frame["current"] != seat or acted_at >= version:
+                    continue
+                acted_at = version
+                sent_at = time.monotonic()
+                await self._send(ws, {**self._choose(frame, grid), "version": version})
+        return None
+
+    def _choose(self, frame: dict, grid: list) -> dict:
+        in_grid = [p for p, c in enumerate(grid) if c is not None]
+        down = [p for p, c in enumerate(grid) if c == "?"]
+        if frame["drawn"] is None:
+            if frame["discard_top"] is not None and self.rng.random() < 0.3:
+                return {"take": "discard", "swap": self.rng.choice(in_grid)}
+            return {"take": "deck"}
+        if down and self.rng.random() < 0.5:
+            return {"flip": self.rng.choice(down)}
+        return {"swap": self.rng.choice(in_grid)}
+
+    async def _send(self, ws, message: dict) -> None:
+        kind = next(iter(message))
+        self.stats.sent[kind] += 1
+        await ws.send(json.dumps(message))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(log_path: Path, bot_delay: float) -> tuple[subprocess.Popen, str, Path]:
+    """``scripts/run`` on a free port with a fresh ``db.sqlite3``: it serves the tree it is in,
+    so it runs from a temporary copy of this tree (sharing its .venv)."""
+    port = _free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="skyjo-blackbox-"))
+    tree = workdir / "site"
+    shutil.copytree(
+        ROOT,
+        tree,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "*.sqlite3*", "staticfiles", "test-artifacts", "__pycache__"
+        ),
+    )
+    os.symlink(ROOT / ".venv", tree / ".venv")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["SKYJO_ADDR"] = f"127.0.0.1:{port}"
+    env["SKYJO_BOT_DELAY"] = str(bot_delay)
+    log = open(log_path, "w")  # noqa: SIM115 (kept open for the server's lifetime)
+    process = subprocess.Popen(
+        [str(tree / "scripts" / "run")],
+        cwd=tree,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"scripts/run stopped; see {log_path}")
+        try:
+            urllib.request.urlopen(base + "/", timeout=2)
+            return process, base, workdir
+        except OSError:
+            time.sleep(0.5)
+    raise RuntimeError(f"scripts/run did not answer within 180 s; see {log_path}")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+async def run(
+    base: str, games: int, end_score: int, seed: int, timeout: float
+) -> tuple[Stats, Stats, float]:
+    rng = random.Random(seed)
+    tag = secrets.token_hex(3)
+    names = [f"bb{tag}{i}" for i in range(5)]
+    browsers = [await asyncio.to_thread(register, base, name) for name in names]
+    host, *guests = browsers[:3]
+    status, location, body = host.post(
+        "/lobbies/",
+        {
+            "name": "Black box",
+            "seat_count": 3,
+            "is_public": "on",
+            "end_score": end_score,
+            "double_on_tie": "on",
+            "final_reveal_clears_columns": "on",
+        },
+    )
+    lobby_id = _id_after(location, "/lobbies/")
+    for guest in guests:
+        guest.post(f"/lobbies/{lobby_id}/join/", {})
+    status, location, body = host.post(f"/lobbies/{lobby_id}/start/", {})
+    game_id = _id_after(location, "/games/")
+    bot_games = []
+    for browser in browsers[3:]:
+        status, location, body = browser.post(
+            "/play/bots/", {"bots": 3, "level": "medium", "end_score": end_score}
+        )
+        bot_games.append(_id_after(location, "/games/"))
+
+    table, beside = Stats(), Stats()
+    stop = asyncio.Event()
+    players = [Player(names[i], browsers[i], table, random.Random(rng.random())) for i in range(3)]
+    bots = [Player(names[3 + i], browsers[3 + i], beside, random.Random(i)) for i in range(2)]
+    start = time.monotonic()
+    beside_tasks = [
+        asyncio.create_task(p.play(g, games=100, stop=stop))
+        for p, g in zip(bots, bot_games, strict=True)
+    ]
+    table_tasks = [asyncio.create_task(p.play(game_id, games=games, stop=stop)) for p in players]
+    done, pending = await asyncio.wait(table_tasks, timeout=timeout)
+    elapsed = time.monotonic() - start
+    if pending:
+        print(f"TIMEOUT: the table did not finish its games within {timeout} s", file=sys.stderr)
+        table.stuck = True
+    stop.set()
+    outcomes = await asyncio.gather(*table_tasks, *beside_tasks, return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, Exception):
+            print(f"a client failed: {outcome!r}", file=sys.stderr)
+            table.stuck = True
+    return table, beside, elapsed
+
+
+def _report(label: str, stats: Stats) -> None:
+    moves = sum(n for k, n in stats.sent.items() if k not in ("sync", "rematch", "ready"))
+    lat = sorted(stats.latencies)
+    median = lat[len(lat) // 2] * 1000 if lat else 0.0
+    p95 = lat[int(len(lat) * 0.95)] * 1000 if lat else 0.0
+    print(
+        f"{label}: {moves} moves sent ({dict(stats.sent)}), {stats.frames} frames, "
+        f"{stats.games_finished} games seen to the end (per player), "
+        f"errors {dict(stats.errors) or 0}; turn answer median {median:.0f} ms, p95 {p95:.0f} ms; "
+        f"{sum(stats.versions.values())} changes in {len(stats.versions)} games"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running site instead of starting scripts/run")
+    parser.add_argument("--log", help="the running site's log file, to count tracebacks in")
+    parser.add_argument("--games", type=int, default=3, help="games the three clients play")
+    parser.add_argument("--end-score", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds for the table's games")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.8, help="SKYJO_BOT_DELAY of the started server"
+    )
+    args = parser.parse_args()
+
+    process = workdir = None
+    if args.url:
+        base, log_path = args.url.rstrip("/"), Path(args.log) if args.log else None
+    else:
+        log_path = Path(tempfile.gettempdir()) / f"skyjo-blackbox-{os.getpid()}.log"
+        process, base, workdir = start_server(log_path, args.bot_delay)
+        print(f"scripts/run on {base}, log {log_path}")
+    try:
+        table, beside, elapsed = asyncio.run(
+            run(base, args.games, args.end_score, args.seed, args.timeout)
+        )
+    finally:
+        if process is not None:
+            stop_server(process)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    _report("3 players at one table", table)
+    _report("2 players against bots", beside)
+    print(
+        f"the table's {args.games} games took {elapsed:.0f} s"
+        + (" and did not finish (stuck or a client failed)" if table.stuck else "")
+    )
+    server_errors = table.errors["server_error"] + beside.errors["server_error"]
+    tracebacks = locked = 0
+    if log_path is not None and log_path.exists():
+        text = log_path.read_text(errors="replace")
+        tracebacks = text.count("Traceback (most recent call last)")
+        locked = text.count("database is locked")
+        print(f"server log: {tracebacks} tracebacks, {locked} 'database is locked'")
+    print(f"server_error frames: {server_errors}")
+    return 1 if server_errors or tracebacks or locked or table.stuck else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
