@@ -357,12 +357,15 @@ def main() -> int:
         log_path = Path(tempfile.gettempdir()) / f"skyjo-blackbox-{os.getpid()}.log"
         process, base, workdir = start_server(log_path, args.bot_delay)
         print(f"scripts/run on {base}, log {log_path}")
+    played_bytes = None  # the log up to the server's shutdown (play), apart from the shutdown
     try:
         table, beside, elapsed = asyncio.run(
             run(base, args.games, args.end_score, args.seed, args.timeout)
         )
     finally:
         if process is not None:
+            time.sleep(2)  # let the server finish the clients' disconnects
+            played_bytes = log_path.stat().st_size
             stop_server(process)
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -375,10 +378,17 @@ def main() -> int:
     server_errors = table.errors["server_error"] + beside.errors["server_error"]
     tracebacks = locked = 0
     if log_path is not None and log_path.exists():
-        text = log_path.read_text(errors="replace")
+        raw = log_path.read_bytes()
+        text = raw[:played_bytes].decode(errors="replace")
         tracebacks = text.count("Traceback (most recent call last)")
         locked = text.count("database is locked")
-        print(f"server log: {tracebacks} tracebacks, {locked} 'database is locked'")
+        print(f"server log during play: {tracebacks} tracebacks, {locked} 'database is locked'")
+        if played_bytes is not None:
+            after = raw[played_bytes:].decode(errors="replace")
+            print(
+                f"server log at shutdown (SIGINT): "
+                f"{after.count('Traceback (most recent call last)')} tracebacks"
+            )
     print(f"server_error frames: {server_errors}")
     return 1 if server_errors or tracebacks or locked or table.stuck else 0
 
