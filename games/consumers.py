@@ -14,6 +14,7 @@ import time
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -23,8 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
-from games import caps, frames, publish, rendering, selectors, services
-from games.errors import NotFound, ServiceError
+from games import caps, frames, publish, rendering, selectors, services, shedding
+from games.errors import Busy, NotFound, ServiceError
 from games.presenters import as_seat, public_of, view_from_data
 from games.ratelimit import TokenBucket
 
@@ -45,7 +46,21 @@ class AccessEnded(Exception):
     """The session or user this socket was opened with may no longer act."""
 
 
-class UserSocket(AsyncWebsocketConsumer):
+class NoDatabaseHopConsumer(AsyncWebsocketConsumer):
+    """channels 4.2+ runs ``close_old_connections`` on the database thread before every handler
+    (``AsyncConsumer.dispatch``): a hop per frame and per group message, queued behind every
+    service call of the process, so that under load even a ``busy`` answer or a push waits for
+    the database. These consumers reach the database only through ``database_sync_to_async``,
+    which closes stale connections itself, before and after each call."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class UserSocket(NoDatabaseHopConsumer):
     """A socket of a logged-in user: it closes (``4401``) when their access ends, on whichever
     server process that happens (accounts.sockets)."""
 
@@ -231,9 +246,12 @@ class GameConsumer(UserSocket):
         if settings.RATELIMIT_ENABLE and not self.bucket.take():
             await self.refuse_flood()
             return
-        if self.seat is not None and time.monotonic() - self.last_seen > 5:
-            await self.seen()
+        if not shedding.enter():
+            await self.send_error(Busy())
+            return
         try:
+            if self.seat is not None and time.monotonic() - self.last_seen > 5:
+                await self.seen()
             command, data = self.parse(text_data, bytes_data)
             if command == "sync":
                 await self.send_state()
@@ -268,6 +286,8 @@ class GameConsumer(UserSocket):
             await self.send_error(
                 ServiceError("Something went wrong on the server.", code="server_error")
             )
+        finally:
+            shedding.leave()
 
     async def refuse_flood(self) -> None:
         """A frame over this socket's rate (SKYJO_WS_RATE, SKYJO_WS_BURST) is not read; after

@@ -32,6 +32,11 @@ class BadRequest(ServiceError):
     default_message = _("The request is not understood.")
 
 
+class Busy(ServiceError):
+    code = "busy"
+    default_message = _("The server is busy: nothing was done. Try again in a moment.")
+
+
 class NotFound(ServiceError):
     code = "not_found"
     default_message = _("There is no such lobby or game.")

@@ -42,8 +42,9 @@ def _use_test_database():
     connections["default"].settings_dict["NAME"] = test_name
 
 
-def start_daphne():
+def start_daphne(**server_options):
     """Fork a Daphne child serving the site on the test database; returns the process.
+    ``server_options`` go to daphne's ``Server`` (e.g. ``websocket_connect_timeout=30``).
 
     Call it from a thread with no running event loop (``asyncio.to_thread``): a child forked
     from inside a running loop inherits that loop's state and cannot serve websockets.
@@ -52,7 +53,9 @@ def start_daphne():
     from django.db import connections
 
     connections.close_all()  # the child must not share the parent's database connection
-    process = DaphneProcess("127.0.0.1", _get_application, setup=_child_setup)
+    process = DaphneProcess(
+        "127.0.0.1", _get_application, kwargs=server_options or None, setup=_child_setup
+    )
     process.start()
     while not process.ready.wait(timeout=1):
         if not process.is_alive():
@@ -61,9 +64,9 @@ def start_daphne():
 
 
 @asynccontextmanager
-async def daphne():
+async def daphne(**server_options):
     """A live Daphne for the body of an ``async with``; yields its port."""
-    process = await asyncio.to_thread(start_daphne)
+    process = await asyncio.to_thread(start_daphne, **server_options)
     try:
         yield process.port.value
     finally:
@@ -95,7 +98,7 @@ class Player:
             f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/?format=json",
             additional_headers={"Cookie": self.cookie},
             origin=f"http://127.0.0.1:{self.port}",
-            open_timeout=10,
+            open_timeout=30,
         )
         self.state = await self.receive()
         return self.state
