@@ -88,6 +88,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
     parser.add_argument("--wave", type=int, default=50, help="handshakes in flight at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="profile the first Daphne process of the site during the measured phase (py-spy "
+        "record, collapsed stacks into FILE; summarise with benchmarks/pyspy_top.py)",
+    )
     args = parser.parse_args(argv)
     if args.processes > 1 and not args.redis:
         parser.error("--processes > 1 needs --redis: the in-memory layer is one process only")
@@ -236,7 +242,7 @@ class Meters:
         return daphne, self.database.cpu(), self.redis.cpu()
 
 
-async def play(args, tables: list[Table], meters: Meters, origin_of) -> dict:
+async def play(args, tables: list[Table], meters: Meters, origin_of, on_start=None) -> dict:
     socks = [s for t in tables for s in t.socks]
     connect_s = await open_all(socks, origin_of, args.wave)
     readers = [asyncio.create_task(s.read()) for s in socks]
@@ -255,6 +261,8 @@ async def play(args, tables: list[Table], meters: Meters, origin_of) -> dict:
         nonlocal before, client_before, load_before
         before, client_before = meters.read(), time.process_time()
         load_before = servers.load_average()
+        if on_start:
+            on_start()
 
     before = client_before = load_before = None
     sampler = asyncio.create_task(sample())
@@ -335,6 +343,7 @@ def cpu_by_round(samples, start: float) -> dict[int, tuple[int, float]]:
 
 def run_phase(args, env, workdir, name, application, make_tables, database, redis) -> dict:
     processes = []
+    profiler = []
     try:
         started = [
             servers.start_daphne(env, workdir, f"{name}-{i}", application, CONNECT_TIMEOUT)
@@ -344,14 +353,39 @@ def run_phase(args, env, workdir, name, application, make_tables, database, redi
         ports = [port for _, port in started]
         meters = Meters([p.pid for p in processes], database, redis)
 
+        def profile():
+            if args.py_spy and name == "site":
+                profiler.append(start_py_spy(args.py_spy, processes[0].pid, args.seconds))
+
         async def main():
             tables = make_tables(ports)
-            return await play(args, tables, meters, lambda s: origin(s.url))
+            return await play(args, tables, meters, lambda s: origin(s.url), profile)
 
         budget = args.warmup_seconds + args.seconds + 240
         return asyncio.run(asyncio.wait_for(main(), timeout=budget))
     finally:
+        for spy in profiler:
+            spy.wait(timeout=args.seconds + 60)
         servers.stop_all(processes)
+
+
+def start_py_spy(path: str, pid: int, seconds: float):
+    import subprocess
+
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "py-spy"),
+            "record",
+            "--nonblocking",
+            "--format",
+            "raw",
+            "--rate",
+            "100",
+        ]
+        + ["--duration", str(int(seconds)), "--pid", str(pid), "--output", path],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def origin(url: str) -> str:
