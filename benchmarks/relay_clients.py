@@ -22,6 +22,7 @@ _VERSION = re.compile(r'data-version="(\d+)"')
 _PHASE = re.compile(r'data-phase="(\w+)"')
 _CURRENT = re.compile(r'data-current="(\d*)"')
 _LEGAL = re.compile(r'data-legal="([^"]*)"')
+_CODE = re.compile(r'data-code="(\w+)"')
 
 
 @dataclass
@@ -282,7 +283,10 @@ class EchoTable(Table):
 def parse_html(text: str) -> dict | None:
     version = _VERSION.search(text)
     if version is None:
-        return {"error": "html_error"} if 'data-shown="1"' in text else None
+        if 'data-shown="1"' not in text:
+            return None
+        code = _CODE.search(text)
+        return {"error": code.group(1) if code else "html_error"}
     legal = _LEGAL.search(text)
     current = _CURRENT.search(text)
     return {

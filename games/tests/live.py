@@ -8,6 +8,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from websockets.asyncio.client import connect as ws_connect
 
+# What ``daphne --websocket_connect_timeout 30`` (docs/deployment.md) sets: both the time to
+# accept a socket and autobahn's opening-handshake limit (5 s by default, which closed
+# handshakes on a loaded machine: "EOFError ... reading HTTP status line").
+DEPLOYED_TIMEOUTS = {"websocket_connect_timeout": 30, "websocket_handshake_timeout": 30}
+
 
 def _get_application():
     from skyjo_site.asgi import application

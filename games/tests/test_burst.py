@@ -20,7 +20,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import connections
 
 from games.tests.helpers import start_game
-from games.tests.live import Player, daphne, session_cookie
+from games.tests.live import DEPLOYED_TIMEOUTS, Player, daphne, session_cookie
 from skyjo_site.layers import redis_channel_layer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -28,7 +28,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 GAMES = 50
 SEATS = 4
 WAVE = 50  # handshakes in flight at once
-CONNECT_TIMEOUT = 30  # docs/deployment.md: daphne --websocket_connect_timeout 30
 PUSH_TIMEOUT = 60  # seconds a push may take on a loaded machine before it counts as lost
 
 
@@ -58,7 +57,7 @@ async def server_with_persistent_connections():
     before = settings_dict["CONN_MAX_AGE"]
     settings_dict["CONN_MAX_AGE"] = 60
     try:
-        server = daphne(websocket_connect_timeout=CONNECT_TIMEOUT)
+        server = daphne(**DEPLOYED_TIMEOUTS)
         port = await server.__aenter__()
     finally:
         settings_dict["CONN_MAX_AGE"] = before
