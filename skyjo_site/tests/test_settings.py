@@ -63,6 +63,14 @@ def test_postgres_and_redis(load):
     assert layer["CONFIG"]["capacity"] == 1000
 
 
+def test_kept_database_connections_are_checked_before_reuse(load):
+    url = "postgres://skyjo:pw@db.internal:5433/skyjo"
+    db = load(DATABASE_URL=url)["DATABASES"]["default"]
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (0, False)
+    db = load(DATABASE_URL=url, DATABASE_CONN_MAX_AGE="60")["DATABASES"]["default"]
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
+
+
 def test_redis_pool_capacity_and_layer_kind(load):
     core = load(REDIS_URL="redis://cache.internal:6379/1")["CHANNEL_LAYERS"]["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
