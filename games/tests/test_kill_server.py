@@ -37,7 +37,7 @@ pytestmark = [
 ]
 
 SEATS = 4
-KILLS_AT = (40, 140)  # steps played before each kill (a game here takes about 300)
+KILLS_AT = (30, 70)  # steps played before each kill: both in round 1 (88 steps at least)
 
 
 @pytest.fixture
