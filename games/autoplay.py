@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from games import engine, presence, services
 from games.bots import get_bot
-from games.errors import ServiceError
+from games.errors import DATABASE_DOWN, ServiceError, one_line
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,8 @@ def _reschedule(game_id: int, delay: float | None = None) -> int:
     """Set the game's next look; if even that fails the game stays due (the next pass)."""
     try:
         services.game_reschedule(game_id=game_id, delay=delay)
+    except DATABASE_DOWN as exc:  # the database is away: one line, the game stays due
+        log.warning("bot runner: game %s: could not reschedule: %s", game_id, one_line(exc))
     except Exception:
         log.exception("bot runner: game %s: could not reschedule", game_id)
     return 0
@@ -157,11 +159,23 @@ async def run_forever(interval: float | None = None) -> None:
     # group_send on this event loop, where the in-memory layer's queues live.
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
     tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
+    down = False
     while True:
         try:
             await tick()
+            if down:
+                log.warning("bot runner: the database answers again")
+                down = False
         except asyncio.CancelledError:
             raise
+        except DATABASE_DOWN as exc:  # a restart or failover: one line, then keep trying
+            if not down:
+                log.warning(
+                    "bot runner: the database failed, trying every %s s: %s",
+                    interval,
+                    one_line(exc),
+                )
+                down = True
         except Exception:
             log.exception("bot runner: a pass failed")
         await asyncio.sleep(interval)

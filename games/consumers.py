@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
 from games import caps, frames, publish, rendering, selectors, services, shedding
-from games.errors import Busy, NotFound, ServiceError
+from games.errors import DATABASE_DOWN, Busy, NotFound, ServiceError, Unavailable, one_line
 from games.presenters import as_seat, public_of, view_from_data
 from games.ratelimit import TokenBucket
 
@@ -155,6 +155,10 @@ class GameConsumer(UserSocket):
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        except DATABASE_DOWN as exc:  # refuse the handshake: clients connect again later
+            log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
+            await self.close()
+            return
         if not await self.claim_socket():
             return
         self.group = publish.game_group(self.game_id)
@@ -163,7 +167,7 @@ class GameConsumer(UserSocket):
         await self.accept()
         self.last_seen = time.monotonic()
         self.heartbeat = asyncio.ensure_future(self.beat())
-        await self.send_state()
+        await self.send_state_or_unavailable()
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -194,6 +198,8 @@ class GameConsumer(UserSocket):
             await database_sync_to_async(services.game_player_seen)(
                 game_id=self.game_id, user=self.user, change=change
             )
+        except DATABASE_DOWN as exc:
+            log.warning("game socket %s: presence not recorded: %s", self.game_id, one_line(exc))
         except Exception:
             log.exception("game socket %s: could not record presence", self.game_id)
 
@@ -211,18 +217,21 @@ class GameConsumer(UserSocket):
                 last_check = time.monotonic()
             try:
                 version = await database_sync_to_async(self.pulse)(check)
+            except DATABASE_DOWN as exc:
+                log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
+                continue
             except Exception:
                 log.warning("game socket %s: heartbeat failed", self.game_id, exc_info=True)
                 continue
             if version is None:
                 continue
-            if self.version is not None and version > self.version:
+            if self.version is None or version > self.version:  # None: a state not sent
                 await asyncio.sleep(0.2)  # a change just committed is usually on its way
-                if self.version < version:
+                if self.version is None or self.version < version:
                     log.info(
                         "game socket %s missed version %s: sent the state", self.game_id, version
                     )
-                    await self.send_state()
+                    await self.send_state_or_unavailable()
             else:
                 await self.send_heartbeat(version)
 
@@ -281,6 +290,9 @@ class GameConsumer(UserSocket):
             await self.close(code=CLOSE_UNAUTHENTICATED)
         except ServiceError as exc:
             await self.send_error(exc)
+        except DATABASE_DOWN as exc:
+            log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
+            await self.send_error(Unavailable())
         except Exception:
             log.exception("game socket %s failed on a frame", self.game_id)
             await self.send_error(
@@ -333,7 +345,7 @@ class GameConsumer(UserSocket):
             drawn, mine = self.own_draw[1], False
         if self.version is None or version != self.version + 1 or mine:
             # A gap, or this seat's drawn card from another tab or the bot runner: read it back.
-            await self.send_state()
+            await self.send_state_or_unavailable()
             return
         view = as_seat(public, self.seat, drawn)
         html = event["html"]
@@ -351,6 +363,16 @@ class GameConsumer(UserSocket):
             with translation.override(self.language):
                 board = rendering.board_html(public_of(state.view), state.meta)
         await self.send_frame(state.meta["version"], state.view, state.meta, board)
+
+    async def send_state_or_unavailable(self):
+        """The full state; when the database cannot be read, an ``unavailable`` error instead,
+        and this socket forgets its version, so the next change sends the full state."""
+        try:
+            await self.send_state()
+        except DATABASE_DOWN as exc:
+            log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
+            self.version = None
+            await self.send_error(Unavailable())
 
     async def send_frame(self, version, view, meta, board_html):
         self.version = version

@@ -6,6 +6,7 @@ Messages are lazy translations, turned into text in the language active where th
 pure Python without Django or translations, and its ``code`` tells a client what went wrong.
 """
 
+from django.db import InterfaceError, OperationalError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -126,3 +127,24 @@ class IllegalMove(ServiceError):
 
 class WrongPhase(ServiceError):
     code = "wrong_phase"
+
+
+# The database is out of reach (restarting, failing over): a passing state, not a bug. Callers
+# log it in one line and tell the client to try again (Unavailable), never a traceback a time.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (psycopg's span several), for a log line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class Unavailable(ServiceError):
+    """The database could not be reached (a restart, a failover): nothing to fix on the
+    client's side but to wait, ask for the state again and retry."""
+
+    code = "unavailable"
+    default_message = _(
+        "The server cannot reach its database just now. Wait a moment: the game goes on "
+        "as soon as it is back."
+    )
