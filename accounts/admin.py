@@ -3,11 +3,15 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils import timezone
 
 from accounts import sockets
+from accounts.admin_saves import ChangedColumnsOnly
+from accounts.forms import AdminPasswordOnlyForm
 from accounts.models import User
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
+    change_password_form = AdminPasswordOnlyForm
+
     list_display = ("username", "email", "date_joined", "last_login", "is_staff", "is_banned")
     list_filter = ("is_banned", "is_staff", "is_superuser", "is_active")
     search_fields = ("username", "email", "first_name", "last_name")

@@ -1,6 +1,7 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import (
+    AdminPasswordChangeForm,
     AuthenticationForm,
     PasswordChangeForm,
     SetPasswordForm,
@@ -46,8 +47,8 @@ class PasswordOnlyMixin:
     """Save the password column alone: Django's forms save the whole row, and would put back a
     rating or a ban written since the user was loaded."""
 
-    def set_password_and_save(self, user, password_field_name="new_password1", commit=True):
-        user.set_password(self.cleaned_data[password_field_name])
+    def set_password_and_save(self, user, *args, commit=True, **kwargs):
+        user = super().set_password_and_save(user, *args, commit=False, **kwargs)
         if commit:
             user.save(update_fields=["password"])
         return user
@@ -59,6 +60,10 @@ class PasswordSetForm(PasswordOnlyMixin, SetPasswordForm):
 
 class PasswordChangeOnlyForm(PasswordOnlyMixin, PasswordChangeForm):
     """The password change of a logged-in player."""
+
+
+class AdminPasswordOnlyForm(PasswordOnlyMixin, AdminPasswordChangeForm):
+    """A moderator sets a player's password (or makes it unusable) in the admin."""
 
 
 class SettingsForm(forms.ModelForm):

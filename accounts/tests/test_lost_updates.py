@@ -80,3 +80,45 @@ def test_a_password_reset_keeps_a_rating_and_a_ban_written_meanwhile(
     assert response.status_code == 302
     assert_rating_and_ban_kept(alice)
     assert alice.check_password(new)
+
+
+@pytest.fixture
+def moderator_client(client, django_user_model):
+    root = django_user_model.objects.create_superuser("root", "root@example.com", "x-admin-pw-9")
+    client.force_login(root)
+    return client
+
+
+def test_an_admin_edit_keeps_a_rating_and_a_ban_written_meanwhile(
+    moderator_client, alice, writes_meanwhile
+):
+    writes_meanwhile(auth_forms.UserChangeForm)
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    joined = alice.date_joined
+    response = moderator_client.post(
+        url,
+        {
+            "username": "alice",
+            "email": "alice@example.com",
+            "is_active": "on",
+            "date_joined_0": joined.strftime("%Y-%m-%d"),
+            "date_joined_1": joined.strftime("%H:%M:%S"),
+            "bio": "Edited by a moderator",
+            "show_online_status": "on",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert_rating_and_ban_kept(alice)
+    assert alice.bio == "Edited by a moderator"
+
+
+def test_an_admin_password_change_keeps_a_rating_and_a_ban_written_meanwhile(
+    moderator_client, alice, writes_meanwhile
+):
+    writes_meanwhile(auth_forms.AdminPasswordChangeForm)
+    url = reverse("admin:auth_user_password_change", args=[alice.pk])
+    new = "another-horse-43"
+    response = moderator_client.post(url, {"password1": new, "password2": new})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert_rating_and_ban_kept(alice)
+    assert alice.check_password(new)
