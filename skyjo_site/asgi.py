@@ -19,14 +19,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games import autoplay  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from skyjo_site.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from skyjo_site.dbguard import RefuseWhileDatabaseDown  # noqa: E402
 
 application = autoplay.AutoplayMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                RefuseWhileDatabaseDown(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            "websocket": ClientAddressASGIMiddleware(
+                AllowedHostsOriginValidator(
+                    RefuseWhileDatabaseDown(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                )
             ),
         }
     )

@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later reader of REMOTE_ADDR (rate limits, django-axes) sees the client's.
+    "skyjo_site.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -198,6 +200,10 @@ else:
     # default (one process) that is what we want, and it is documented in configuration.md.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
+# The client's address (skyjo_site.client_address): behind N proxies that each append (or
+# overwrite) X-Forwarded-For, set SKYJO_TRUSTED_PROXIES=N; 0 trusts no header.
+SKYJO_TRUSTED_PROXIES = env_int("SKYJO_TRUSTED_PROXIES", 0, minimum=0)
+
 # Rate limits (django-ratelimit for HTTP, games.ratelimit for the game socket), counted in
 # the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
 RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
@@ -240,6 +246,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+AXES_CLIENT_IP_CALLABLE = "skyjo_site.client_address.request_address"
 
 # E-mail: printed to the console unless EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")

@@ -1,0 +1,91 @@
+"""The client's address: the one place that decides it, for HTTP and websockets.
+
+Rate limits (django-ratelimit), failed log-ins (django-axes, ``AXES_CLIENT_IP_CALLABLE``) and
+the websocket caps all read the address decided here:
+
+- ``SKYJO_TRUSTED_PROXIES = 0`` (the default, no proxy): the socket's peer address.
+- ``SKYJO_TRUSTED_PROXIES = N``: the address the outermost of the N trusted proxies saw, that
+  is the N-th ``X-Forwarded-For`` entry counted from the right. Each trusted proxy appends (or,
+  as the documented nginx does, overwrites) what it saw, so the entries a client wrote itself
+  are to the left of it and never chosen.
+
+A value that is not an IP address never reaches the limits: the peer address is used instead,
+and when even that is not one (Daphne's ``--proxy-headers`` copies any header text into the
+scope) the placeholder ``UNKNOWN``, which all such requests share. docs/deployment.md.
+"""
+
+import ipaddress
+
+from django.conf import settings
+
+UNKNOWN = "0.0.0.0"
+
+
+def valid_address(value: object) -> str | None:
+    """``value`` as a canonical IP address (an IPv4-mapped IPv6 one as IPv4), or ``None``."""
+    if not isinstance(value, str):
+        return None
+    try:
+        address = ipaddress.ip_address(value.strip())
+    except ValueError:
+        return None
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped or address)
+
+
+def client_address(peer: object, forwarded_for: str | None, trusted: int) -> str:
+    """The client's address from the ``peer`` that connected and its ``X-Forwarded-For``."""
+    if trusted > 0 and forwarded_for:
+        entries = [entry.strip() for entry in forwarded_for.split(",")]
+        # Fewer entries than trusted proxies: every one of them was written by a proxy.
+        chosen = valid_address(entries[max(len(entries) - trusted, 0)])
+        if chosen is not None:
+            return chosen
+    return valid_address(peer) or UNKNOWN
+
+
+def request_address(request) -> str:
+    """The address of an HTTP request (``AXES_CLIENT_IP_CALLABLE``): ``REMOTE_ADDR`` as
+    ``ClientAddressMiddleware`` left it, checked again for requests that skipped it."""
+    return valid_address(request.META.get("REMOTE_ADDR")) or UNKNOWN
+
+
+def scope_address(scope) -> str:
+    """The client's address of an ASGI connection (a websocket's ``scope``)."""
+    client = scope.get("client") or (None, None)
+    forwarded = [
+        value.decode("latin-1")
+        for name, value in scope.get("headers", [])
+        if name.lower() == b"x-forwarded-for"
+    ]
+    return client_address(client[0], ",".join(forwarded), settings.SKYJO_TRUSTED_PROXIES)
+
+
+class ClientAddressMiddleware:
+    """First of the middleware: sets ``REMOTE_ADDR`` to the client's address for every later
+    reader (rate limits, django-axes, logs)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.META["REMOTE_ADDR"] = client_address(
+            request.META.get("REMOTE_ADDR"),
+            request.META.get("HTTP_X_FORWARDED_FOR"),
+            settings.SKYJO_TRUSTED_PROXIES,
+        )
+        return self.get_response(request)
+
+
+class ClientAddressASGIMiddleware:
+    """Sets ``scope["client"]`` of a websocket to the client's address (port kept), so that
+    consumers read the same address as the HTTP side."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            port = (scope.get("client") or (None, 0))[1]
+            scope = {**scope, "client": [scope_address(scope), port]}
+        return await self.app(scope, receive, send)
