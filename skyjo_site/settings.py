@@ -239,13 +239,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins (django-axes): locked out per username and, separately, per address.
+# Failed logins (accounts.lockout): django-axes locks a (username, address) pair, never a
+# username or an address alone (anyone could lock a victim out); the brake counts failures
+# per address across usernames, against a much higher rate.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 AXES_VERBOSE = False
+SKYJO_LOGIN_BRAKE = env_rate("SKYJO_LOGIN_BRAKE", "50/h")
 AXES_CLIENT_IP_CALLABLE = "skyjo_site.client_address.request_address"
 
 # E-mail: printed to the console unless EMAIL_HOST is set.

@@ -11,6 +11,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts.forms import LoginForm, PasswordChangeOnlyForm, PasswordSetForm
+from accounts.lockout import LoginView
 from games import views as games_views
 
 urlpatterns = [
@@ -18,9 +19,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(
-            authentication_form=LoginForm, redirect_authenticated_user=True
-        ),
+        LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True),
         name="login",
     ),
     # Django's own views, with forms that save the password column alone (not the whole row).

@@ -154,6 +154,7 @@ def test_smtp_email(load):
         ({"SKYJO_WS_BURST": "0"}, "SKYJO_WS_BURST='0' is invalid"),
         ({"SKYJO_WS_MAX_DROPPED": "1.5"}, "SKYJO_WS_MAX_DROPPED='1.5' is invalid"),
         ({"SKYJO_TRUSTED_PROXIES": "-1"}, "SKYJO_TRUSTED_PROXIES='-1' is invalid"),
+        ({"SKYJO_LOGIN_BRAKE": "50"}, "SKYJO_LOGIN_BRAKE='50' is invalid"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(load, variables, message):
