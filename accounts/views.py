@@ -52,8 +52,8 @@ def profile(request, username):
         {
             "player": player,
             "is_own_profile": request.user == player,
-            "stats": player_statistics(player),
-            "history": player_history(player),
+            "stats": player_statistics(player, viewer=request.user),
+            "history": player_history(player, viewer=request.user),
         },
     )
 

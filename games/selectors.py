@@ -69,7 +69,8 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
 
 
 def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
-    """The game and ``user``'s seat in it (``None``: a spectator of a public game)."""
+    """The game and ``user``'s seat in it (``None``: a spectator of a public game, or a
+    moderator of any game)."""
     game = Game.objects.select_related("lobby").filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
@@ -80,7 +81,7 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
             .values_list("seat", flat=True)
             .first()
         )
-    if seat is None and not game.lobby.is_public:
+    if seat is None and not game.lobby.is_public and not user.is_staff:
         raise NotFound("There is no such game, or it is private.")
     return game, seat
 

@@ -1,8 +1,12 @@
-"""Selectors for a player's statistics and game history, read from finished games' rows."""
+"""Selectors for a player's statistics and game history, read from finished games' rows.
+
+A private game exists only for its players: it counts in a profile's figures and history only
+when the ``viewer`` played in it, or is a moderator (staff). No viewer: public games only.
+"""
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from games.models import Game, GamePlayer, Round
 
@@ -23,10 +27,23 @@ class PlayerStatistics:
         return self.wins / self.games if self.games else None
 
 
-def player_statistics(user) -> PlayerStatistics:
-    """Totals over ``user``'s finished games (aborted games do not count)."""
+def visible_to(viewer) -> Q:
+    """A ``GamePlayer`` filter: the entries of games that ``viewer`` may see listed."""
+    if viewer is None or not viewer.is_authenticated:
+        return Q(game__lobby__is_public=True)
+    if viewer.is_staff:
+        return Q()
+    mine = GamePlayer.objects.filter(user_id=viewer.pk).values("game_id")
+    return Q(game__lobby__is_public=True) | Q(game_id__in=mine)
+
+
+def player_statistics(user, *, viewer=None) -> PlayerStatistics:
+    """Totals over ``user``'s finished games that ``viewer`` may see (aborted games do not
+    count)."""
     entries = list(
-        GamePlayer.objects.filter(user=user, game__status=Game.Status.FINISHED).prefetch_related(
+        GamePlayer.objects.filter(
+            visible_to(viewer), user=user, game__status=Game.Status.FINISHED
+        ).prefetch_related(
             Prefetch("game__rounds", queryset=Round.objects.filter(scores__isnull=False))
         )
     )
@@ -51,10 +68,11 @@ def player_statistics(user) -> PlayerStatistics:
     )
 
 
-def player_history(user, *, limit: int = 20) -> list[GamePlayer]:
-    """``user``'s latest games, newest first, each with its game and every player's seat."""
+def player_history(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:
+    """``user``'s latest games that ``viewer`` may see, newest first, each with its game and
+    every player's seat."""
     return list(
-        GamePlayer.objects.filter(user=user)
+        GamePlayer.objects.filter(visible_to(viewer), user=user)
         .select_related("game__lobby")
         .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
         .order_by("-game__created_at")[:limit]

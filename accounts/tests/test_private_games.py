@@ -1,0 +1,76 @@
+"""A private game exists only for its players (and moderators): profiles of its players show
+it, its figures and its links to nobody else. Failed on main: strangers and logged-out
+visitors saw the table name, the players, the totals and the links."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.tests.helpers import play_to_end
+
+pytestmark = pytest.mark.django_db
+
+NAME = "Hidden table"
+
+
+@pytest.fixture
+def private_game(alice, bob):
+    lobby = services.lobby_create(
+        host=alice, name=NAME, seat_count=2, is_public=False, end_score=30
+    )
+    services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game = services.lobby_start(lobby_id=lobby.pk, user=alice)
+    play_to_end(game, [alice, bob], seed=3)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    return game
+
+
+@pytest.fixture
+def moderator(django_user_model):
+    return django_user_model.objects.create_user(username="mod", password="x", is_staff=True)
+
+
+def profile(client, viewer=None):
+    if viewer is not None:
+        client.force_login(viewer)
+    response = client.get(reverse("accounts:profile", args=["alice"]))
+    assert response.status_code == 200
+    return response
+
+
+def shows(response, game) -> bool:
+    page = response.content.decode()
+    return NAME in page or f"/games/{game.pk}/" in page or "bob" in page
+
+
+@pytest.mark.parametrize("who", ["visitor", "stranger"])
+def test_others_do_not_see_it(client, private_game, charlie, who):
+    response = profile(client, charlie if who == "stranger" else None)
+    assert not shows(response, private_game)
+    assert response.context["stats"].games == 0
+    assert response.context["history"] == []
+
+
+@pytest.mark.parametrize("who", ["player", "own", "moderator"])
+def test_its_players_and_moderators_see_it(client, private_game, alice, bob, moderator, who):
+    viewer = {"player": bob, "own": alice, "moderator": moderator}[who]
+    response = profile(client, viewer)
+    assert shows(response, private_game)
+    assert response.context["stats"].games == 1
+    assert [e.game for e in response.context["history"]] == [private_game]
+
+
+def test_a_moderator_may_open_it_and_a_stranger_may_not(client, private_game, charlie, moderator):
+    client.force_login(charlie)
+    assert client.get(reverse("games:game", args=[private_game.pk])).status_code == 404
+    client.force_login(moderator)
+    assert client.get(reverse("games:game", args=[private_game.pk])).status_code == 200
+
+
+def test_public_games_stay_on_every_profile(client, alice, bob):
+    lobby = services.lobby_create(host=alice, name="Open table", seat_count=2)
+    services.lobby_join(lobby_id=lobby.pk, user=bob)
+    game = services.lobby_start(lobby_id=lobby.pk, user=alice)
+    page = profile(client).content.decode()
+    assert "Open table" in page and f"/games/{game.pk}/" in page
