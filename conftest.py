@@ -9,6 +9,8 @@
   ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
   get ``transactional_db``: what they write is committed, so the server sees it.
 - ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
+- Passwords are hashed with MD5 in tests (``FAST_HASHERS``, also in the forked servers):
+  PBKDF2 cost seconds per user on a loaded machine.
 - Every test gets an empty cache of its own in memory (the rate-limit counters), also when
   ``REDIS_URL`` is set; the limits stay on at their defaults.
 - Game sockets send no heartbeat frame during a test (``SKYJO_WS_HEARTBEAT`` is an hour)
@@ -60,6 +62,19 @@ def charlie(db, django_user_model):
     return _make_user(django_user_model, "charlie")
 
 
+# A fast hasher for the tests' own users (PBKDF2's million rounds cost seconds per user on a
+# loaded machine); PBKDF2 stays second, so that any stored hash still checks.
+FAST_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
 @pytest.fixture(autouse=True)
 def _no_implicit_bot_runner(settings):
     """Tests play bot turns with games.autoplay.play_due_turns (or start the loop themselves);
@@ -95,6 +110,7 @@ def live_server_settings():
     from django.conf import settings
 
     settings.RATELIMIT_ENABLE = False
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     settings.SKYJO_AUTOPLAY = True
     settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
     from games import autoplay
