@@ -141,7 +141,9 @@ def lobby_join(
         if lobby.removed_users.filter(pk=user.pk).exists():
             raise RemovedFromLobby()
         if not lobby.is_public and not (
-            invite_code and secrets.compare_digest(str(invite_code), lobby.invite_code)
+            # As bytes: compare_digest refuses a str with non-ASCII characters.
+            invite_code
+            and secrets.compare_digest(str(invite_code).encode(), lobby.invite_code.encode())
         ):
             raise NotInvited()
         free = [s for s in seats if s.is_empty]

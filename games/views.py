@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -202,7 +203,10 @@ def lobby_join(request, lobby_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
         if code:
-            return redirect("games:lobby_invite", code)
+            try:
+                return redirect("games:lobby_invite", code)
+            except NoReverseMatch:  # no invite link holds such a code ("/" in it)
+                pass
     return redirect("games:lobby", lobby_id)
 
 
