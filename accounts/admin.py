@@ -1,11 +1,20 @@
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.utils import timezone
 
-from accounts import sockets
+from accounts import services
 from accounts.admin_saves import ChangedColumnsOnly
 from accounts.forms import AdminPasswordOnlyForm
 from accounts.models import User
+
+
+class BanActionForm(ActionForm):
+    reason = forms.CharField(
+        required=False,
+        max_length=services.MAX_REASON,
+        help_text="Shown to the player when they try to log in.",
+    )
 
 
 @admin.register(User)
@@ -18,20 +27,28 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         ("Profile and preferences", {"fields": ("bio", "language", "show_online_status")}),
-        ("Ban", {"fields": ("is_banned", "ban_reason", "banned_at")}),
+        (
+            "Ban (use the Ban and Unban actions of the list)",
+            {"fields": ("is_banned", "ban_reason", "banned_at")},
+        ),
     )
+    # Bans go through accounts.services (the actions), which also ends the player's access.
+    readonly_fields = ("is_banned", "ban_reason", "banned_at")
+    action_form = BanActionForm
     actions = ("ban_users", "unban_users")
 
-    @admin.action(description="Ban selected users")
+    @admin.action(description="Ban selected users (with the reason typed beside the action)")
     def ban_users(self, request, queryset):
-        banned = queryset.exclude(pk=request.user.pk)
-        ids = list(banned.values_list("pk", flat=True))
-        count = banned.update(is_banned=True, banned_at=timezone.now())
-        for user_id in ids:
-            sockets.close_user_sockets(user_id)
-        self.message_user(request, f"Banned {count} user(s).", messages.SUCCESS)
+        reason = request.POST.get("reason", "")
+        banned = sum(
+            services.user_ban(user_id=pk, reason=reason, moderator=request.user)
+            for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"Banned {banned} user(s).", messages.SUCCESS)
 
     @admin.action(description="Unban selected users")
     def unban_users(self, request, queryset):
-        count = queryset.update(is_banned=False, ban_reason="", banned_at=None)
-        self.message_user(request, f"Unbanned {count} user(s).", messages.SUCCESS)
+        unbanned = sum(
+            services.user_unban(user_id=pk) for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"Unbanned {unbanned} user(s).", messages.SUCCESS)

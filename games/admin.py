@@ -1,70 +1,80 @@
-"""Admin for lobbies and games; moderators close lobbies and stop games through the services."""
+"""Admin for lobbies and games: game state is shown read-only; moderators close lobbies and
+stop games through games.moderation, which locks, saves and publishes like every service."""
 
 from django.contrib import admin, messages
 
-from games import services
+from games import moderation
 from games.models import Game, GamePlayer, Lobby, Move, Round, Seat
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyMixin:
+    """Shown, never added, changed or deleted here: a write outside the services would skip
+    their locks and leave the players' pages and sockets unaware."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     extra = 0
-    raw_id_fields = ("user",)
 
 
-class GamePlayerInline(admin.TabularInline):
+class GamePlayerInline(ReadOnlyMixin, admin.TabularInline):
     model = GamePlayer
     extra = 0
-    raw_id_fields = ("user",)
-    readonly_fields = ("seat", "name", "total", "won", "bot_level")
 
 
 @admin.register(Lobby)
-class LobbyAdmin(admin.ModelAdmin):
+class LobbyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("name", "host", "seat_count", "is_public", "status", "end_score", "created_at")
     list_filter = ("status", "is_public")
     list_select_related = ("host",)
     search_fields = ("name", "host__username", "invite_code")
-    raw_id_fields = ("host", "game")
-    filter_horizontal = ("removed_users",)
     inlines = [SeatInline]
     actions = ("close_lobbies",)
 
     @admin.action(description="Close the selected lobbies (and stop their games)")
     def close_lobbies(self, request, queryset):
-        for lobby in queryset:
-            services.lobby_close(lobby_id=lobby.pk)
-        self.message_user(request, f"Closed {queryset.count()} lobby(ies).", messages.SUCCESS)
+        closed = sum(
+            moderation.lobby_close(lobby_id=pk, moderator=request.user)
+            for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"Closed {closed} lobby(ies).", messages.SUCCESS)
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "lobby", "status", "phase", "version", "created_at", "finished_at")
     list_filter = ("status", "phase")
     list_select_related = ("lobby",)
     search_fields = ("lobby__name", "players__name")
-    raw_id_fields = ("lobby", "rematch")
-    readonly_fields = ("seed", "version", "record", "phase", "ready")
     inlines = [GamePlayerInline]
-    actions = ("abort_games",)
+    actions = ("stop_games",)
 
     @admin.action(description="Stop the selected games")
-    def abort_games(self, request, queryset):
-        for game in queryset:
-            services.game_abort(game_id=game.pk)
-        self.message_user(request, f"Stopped {queryset.count()} game(s).", messages.SUCCESS)
+    def stop_games(self, request, queryset):
+        stopped = sum(
+            moderation.game_stop(game_id=pk, moderator=request.user)
+            for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"Stopped {stopped} game(s).", messages.SUCCESS)
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("game", "number", "starter", "ender", "scores", "scored_at")
     list_select_related = ("game",)
-    raw_id_fields = ("game",)
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("game", "version", "round", "seat", "action", "created_at")
     list_select_related = ("game",)
-    raw_id_fields = ("game",)
     search_fields = ("game__id",)

@@ -1,4 +1,5 @@
-"""Every write of the games app: lobbies and moves. Views, consumers, admin and bots call these.
+"""Every write of the games app: lobbies and moves. Views, consumers and bots call these;
+moderators' writes (close a lobby, stop a game) are in games.moderation.
 
 Each service runs in one transaction, locks the row it changes (``select_for_update``), and
 tells the world only after the commit (``transaction.on_commit``), so that every accepted action
@@ -265,17 +266,6 @@ def lobby_start(*, lobby_id: int, user) -> Game:
     return game
 
 
-def lobby_close(*, lobby_id: int) -> None:
-    """A moderator closes a lobby; its game, if running, is aborted."""
-    with transaction.atomic():
-        lobby = _lock_lobby(lobby_id)
-        lobby.status = Lobby.Status.CLOSED
-        lobby.save(update_fields=["status"])
-        if lobby.game_id:
-            game_abort(game_id=lobby.game_id)
-        _announce_lobby(lobby.pk)
-
-
 # ---------------------------------------------------------------------------------- games
 
 
@@ -386,23 +376,6 @@ def game_rematch(*, game_id: int, user) -> Game:
         _announce_game(game, _restore(game), {"kind": "rematch", "game": new.pk})
         _announce_lobby(lobby.pk)
         return new
-
-
-def game_abort(*, game_id: int) -> None:
-    """A moderator stops a game; nobody can move in it any more."""
-    with transaction.atomic():
-        _lock_lobby_of(game_id)  # the lobby is closed with its game
-        game = _lock_game(game_id)
-        if game.is_over:
-            return
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.bot_due_at = None
-        game.version += 1
-        game.save(update_fields=["status", "finished_at", "bot_due_at", "version", "updated_at"])
-        Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.CLOSED)
-        _announce_game(game, _restore(game), {"kind": "aborted"})
-        _announce_lobby(game.lobby_id)
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -639,14 +612,12 @@ def _announce_lobby(lobby_id: int) -> None:
 __all__ = [
     "MoveResult",
     "bot_game_create",
-    "game_abort",
     "game_apply_action",
     "game_lock_due",
     "game_reschedule",
     "game_player_seen",
     "game_rematch",
     "game_set_ready",
-    "lobby_close",
     "lobby_create",
     "lobby_join",
     "lobby_leave",

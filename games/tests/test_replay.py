@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine, moderation, services
 from games.models import Game
 from games.tests.helpers import play_one, play_to_end, start_game
 
@@ -147,7 +147,7 @@ class TestReplayPage:
         rng = random.Random(3)
         for _ in range(30):
             play_one(game, [alice, bob], rng)
-        services.game_abort(game_id=game.pk)
+        moderation.game_stop(game_id=game.pk)
         client.force_login(bob)
         html = client.get(replay_url(game, 10_000)).content.decode()
         assert "This game was stopped by a moderator." in html

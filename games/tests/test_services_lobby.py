@@ -12,7 +12,7 @@ from games.errors import (
     NotInvited,
     RemovedFromLobby,
 )
-from games.models import Game, GamePlayer, Lobby, Round
+from games.models import GamePlayer, Lobby, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -129,12 +129,3 @@ def test_leaving_host_hands_over_or_closes(alice, bob, charlie):
     assert lobby.status == Lobby.Status.CLOSED
     with pytest.raises(LobbyClosed):
         services.lobby_join(lobby_id=lobby.pk, user=charlie)
-
-
-def test_close_aborts_the_running_game(alice, bob):
-    lobby = make(alice)
-    services.lobby_join(lobby_id=lobby.pk, user=bob)
-    game = services.lobby_start(lobby_id=lobby.pk, user=alice)
-    services.lobby_close(lobby_id=lobby.pk)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ABORTED

@@ -1,0 +1,83 @@
+"""Moderators' writes to lobbies and games: close a lobby, stop a game (the admin's actions).
+
+Like every service, each runs in one transaction, locks in the one order (Lobby, then Game),
+saves only the columns it changes, and publishes after the commit, so that players' pages and
+sockets learn of it at once. The admin shows game state read-only (games/admin.py): these are
+the only ways a moderator changes it.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import NotFound
+from games.models import Game, Lobby
+from games.services import _announce_game, _announce_lobby, _restore
+
+log = logging.getLogger("skyjo.moderation")
+
+
+def lobby_close(*, lobby_id: int, moderator=None) -> bool:
+    """Close a lobby and stop its running game. ``False``: it was closed already."""
+    with transaction.atomic():
+        lobby = _lock_lobby(lobby_id)
+        if lobby.status == Lobby.Status.CLOSED:
+            return False
+        lobby.status = Lobby.Status.CLOSED
+        lobby.save(update_fields=["status"])
+        if lobby.game_id:
+            _stop(_lock_game(lobby.game_id), lobby)
+        _announce_lobby(lobby.pk)
+    log.info("lobby %s closed by %s", lobby_id, _who(moderator))
+    return True
+
+
+def game_stop(*, game_id: int, moderator=None) -> bool:
+    """Stop a running game: nobody can move in it any more, and its lobby closes if this is
+    its current game. ``False``: the game was over already."""
+    with transaction.atomic():
+        lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
+        lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
+        game = _lock_game(game_id)
+        if game.is_over:
+            return False
+        if lobby is not None and lobby.game_id == game.pk:
+            lobby.status = Lobby.Status.CLOSED
+            lobby.save(update_fields=["status"])
+        _stop(game, lobby)
+    log.info("game %s stopped by %s", game_id, _who(moderator))
+    return True
+
+
+def _stop(game: Game, lobby: Lobby | None) -> None:
+    """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone."""
+    if game.is_over:
+        return
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.bot_due_at = None
+    game.version += 1
+    game.save(update_fields=["status", "finished_at", "bot_due_at", "version", "updated_at"])
+    _announce_game(game, _restore(game), {"kind": "aborted"})
+    if lobby is not None:
+        _announce_lobby(lobby.pk)
+
+
+def _lock_lobby(lobby_id: int) -> Lobby:
+    lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
+    if lobby is None:
+        raise NotFound(_("There is no such lobby."))
+    return lobby
+
+
+def _lock_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    return game
+
+
+def _who(moderator) -> str:
+    return f"user {moderator.pk}" if moderator is not None else "the system"
