@@ -76,6 +76,7 @@ MIDDLEWARE = [
     # First: every later reader of REMOTE_ADDR (rate limits, django-axes) sees the client's.
     "skyjo_site.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "skyjo_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -302,9 +303,19 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+# HSTS is on in production (a year). Whether it may cover every subdomain, and whether the
+# domain goes on the browsers' preload list, only the domain's owner knows: both stay off
+# unless set, and then their check --deploy warnings (W005, W021) are silenced on purpose
+# (docs/configuration.md, "Security").
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if not SECURE_HSTS_INCLUDE_SUBDOMAINS:
+    SILENCED_SYSTEM_CHECKS.append("security.W005")
+if not SECURE_HSTS_PRELOAD:
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+# Content-Security-Policy (skyjo_site/csp.py); report-only to try a change of policy.
+SKYJO_CSP_REPORT_ONLY = env_bool("SKYJO_CSP_REPORT_ONLY", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 

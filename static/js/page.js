@@ -1,0 +1,32 @@
+/* Small behaviours of every page, kept out of the HTML so that the Content-Security-Policy
+   (skyjo_site/csp.py) can refuse every inline script, style and event handler. */
+(function () {
+  "use strict";
+
+  // A fragment that says where to go (the lobby's game has started) is followed at once.
+  function followRedirect(root) {
+    if (!root || !root.querySelector) return;
+    var target = root.matches && root.matches("[data-redirect]") ? root : root.querySelector("[data-redirect]");
+    if (target) window.location.href = target.getAttribute("data-redirect");
+  }
+
+  // The game page marks the player's own seat with "(you)" in their language: a CSS custom
+  // property read by game.css, set here because an inline style would be refused.
+  function markMySeat() {
+    var game = document.getElementById("game");
+    if (game && game.dataset.you) game.style.setProperty("--you-mark", JSON.stringify(" " + game.dataset.you));
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    markMySeat();
+    followRedirect(document.body);
+  });
+  document.addEventListener("htmx:load", function (e) { followRedirect(e.target); });
+  // A socket's element is marked once its first frame has arrived (browser tests wait for it).
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    if (e.target && e.target.dataset) e.target.dataset.synced = "1";
+  });
+  document.addEventListener("click", function (e) {
+    if (e.target && e.target.classList && e.target.classList.contains("select-on-click")) e.target.select();
+  });
+})();
