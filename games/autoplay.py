@@ -9,7 +9,7 @@ never two moves for one turn. It plays **one step** and the service sets the nex
 a bot's draw and its swap are two published moves ``SKYJO_BOT_DELAY`` apart, like a person's.
 
 Every write goes through a service (``game_apply_action``, ``game_set_ready``,
-``game_reschedule``, ``game_abort``). A step that fails for a passing reason (a lock, a lost
+``game_reschedule``, ``moderation.game_stop``). A step that fails for a passing reason (a lock, a lost
 connection: ``OperationalError``) is tried again at once, up to ``ATTEMPTS`` times; any other
 failure looks again after ``RETRY`` seconds. A game in which nobody but bots plays any more (bots
 and away humans) is stopped once a round has gone ``STALL_TURNS`` turns: bots that never end a
@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
-from games import engine, presence, services
+from games import engine, moderation, presence, services
 from games.bots import get_bot
 from games.errors import DATABASE_DOWN, ServiceError, one_line
 from games.models import Game
@@ -111,7 +111,7 @@ def _play_one(game_id: int, now) -> int:
                 state.round,
                 len(state.log.actions),
             )
-            services.game_abort(game_id=game.pk)
+            moderation.game_stop(game_id=game.pk)
             return 0
         if state.phase == engine.ROUND_OVER:
             for seat in sorted(players):
