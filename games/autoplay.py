@@ -2,7 +2,8 @@
 
 The database is the queue. Every service that changes a game sets ``Game.bot_due_at`` (see
 ``services.next_look``): when a bot is to act, after ``SKYJO_BOT_DELAY``; when a human is, at
-the moment they would count as away. :func:`play_due_turns` takes the due games one at a time,
+the moment they would count as away or their turn clock (games.clock) runs out.
+:func:`play_due_turns` takes the due games one at a time,
 each in its own transaction that holds the game's row lock (``select_for_update(skip_locked=
 True)``), so that several runners (one per server process) never look at one game together:
 never two moves for one turn. It plays **one step** and the service sets the next due time, so
@@ -30,7 +31,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
-from games import engine, moderation, presence, services
+from games import clock, engine, moderation, presence, services
 from games.bots import get_bot
 from games.errors import DATABASE_DOWN, ServiceError, one_line
 from games.models import Game
@@ -95,6 +96,7 @@ def _play_one(game_id: int, now) -> int:
         game, state = due
         rows, grace = presence.seats_of(game)
         players = {p.seat: p for p in rows}
+        out_of_time = clock.has_run_out(game, rows, now)
 
         def level_of(seat: int) -> str | None:
             player = players[seat]
@@ -102,7 +104,12 @@ def _play_one(game_id: int, now) -> int:
                 return player.bot_level or AWAY_LEVEL
             if presence.is_away(player, grace=grace, since=game.created_at, now=now):
                 return AWAY_LEVEL
-            return None
+            return AWAY_LEVEL if out_of_time else None
+
+        def timed_out(seat: int) -> bool:  # played because the clock ran out on them
+            player = players[seat]
+            away = presence.is_away(player, grace=grace, since=game.created_at, now=now)
+            return out_of_time and not presence.is_bot(player) and not away
 
         if all(level_of(seat) for seat in players) and _stalled(state):
             log.warning(
@@ -117,6 +124,8 @@ def _play_one(game_id: int, now) -> int:
             for seat in sorted(players):
                 human = not presence.is_bot(players[seat])
                 if human and seat not in game.ready and level_of(seat):
+                    if timed_out(seat):
+                        services.game_seat_timed_out(game_id=game.pk, seat=seat)
                     services.game_set_ready(game_id=game.pk, seat=seat)
                     return 1
         elif state.phase in (engine.REVEAL_PHASE, engine.PLAY, engine.FINAL):
@@ -126,6 +135,8 @@ def _play_one(game_id: int, now) -> int:
                 level = level_of(seat)
                 if level:
                     step = _choose(level, state, seat)
+                    if timed_out(seat) and clock.finishes_turn(state, seat, step):
+                        services.game_seat_timed_out(game_id=game.pk, seat=seat)
                     services.game_apply_action(
                         game_id=game.pk, seat=seat, action=step.to_json(), version=game.version
                     )

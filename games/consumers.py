@@ -166,6 +166,7 @@ class GameConsumer(UserSocket):
         await self.join_user_group()
         await self.accept()
         self.last_seen = time.monotonic()
+        self.last_active = self.last_seen  # frames after connecting (the player's acts)
         self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_state_or_unavailable()
 
@@ -191,12 +192,15 @@ class GameConsumer(UserSocket):
             services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
         return seat
 
-    async def seen(self, change: int = 0) -> None:
-        """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive."""
+    async def seen(self, change: int = 0, active: bool = False) -> None:
+        """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive;
+        ``active``: a frame from the player (it ends a run of turn-clock timeouts)."""
         self.last_seen = time.monotonic()
+        if active:
+            self.last_active = self.last_seen
         try:
             await database_sync_to_async(services.game_player_seen)(
-                game_id=self.game_id, user=self.user, change=change
+                game_id=self.game_id, user=self.user, change=change, active=active
             )
         except DATABASE_DOWN as exc:
             log.warning("game socket %s: presence not recorded: %s", self.game_id, one_line(exc))
@@ -259,8 +263,8 @@ class GameConsumer(UserSocket):
             await self.send_error(Busy())
             return
         try:
-            if self.seat is not None and time.monotonic() - self.last_seen > 5:
-                await self.seen()
+            if self.seat is not None and time.monotonic() - self.last_active > 5:
+                await self.seen(active=True)
             command, data = self.parse(text_data, bytes_data)
             if command == "sync":
                 await self.send_state()
@@ -377,7 +381,10 @@ class GameConsumer(UserSocket):
     async def send_frame(self, version, view, meta, board_html):
         self.version = version
         if self.json_mode:
-            await self.send(text_data=json.dumps({**view.to_json(), "version": version}))
+            frame = {**view.to_json(), "version": version}
+            if meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
+                frame["clock"] = meta["clock"]
+            await self.send(text_data=json.dumps(frame))
             return
         with translation.override(self.language):
             controls = rendering.controls_html(view, meta)

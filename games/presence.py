@@ -5,6 +5,10 @@ A seat's signs of life are its open game sockets (``GamePlayer.connections``) an
 the last one (``GamePlayer.last_seen``: connect, frame, heartbeat, disconnect). A connection
 count left behind by a crashed server process does not keep a seat forever: without a
 heartbeat for ``STALE_HEARTBEATS`` heartbeat periods the seat counts as disconnected.
+
+A connected seat is away too once the turn clock (games.clock) has run out on it
+``AWAY_AFTER_TIMEOUTS`` turns in a row (``GamePlayer.timeouts``), until a frame or a move of the
+player's own ends the run.
 """
 
 from datetime import datetime, timedelta
@@ -12,11 +16,14 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 STALE_HEARTBEATS = 3
+AWAY_AFTER_TIMEOUTS = 2
 
 
 def away_at(player, *, grace: int, since: datetime) -> datetime:
     """When ``player`` (a GamePlayer) counts as away if nothing changes; ``since`` stands in for
     a player who never connected (the game's start)."""
+    if player.timeouts >= AWAY_AFTER_TIMEOUTS:  # idle at an open socket: away already
+        return since
     seen = player.last_seen or since
     wait = grace
     if player.connections > 0:
@@ -38,10 +45,15 @@ def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[i
 
 
 def seats_of(game) -> tuple[list, int]:
-    """``game``'s GamePlayer rows and its lobby's disconnect grace, in one query."""
+    """``game``'s GamePlayer rows and its lobby's disconnect grace, in one query (each row
+    also carries the lobby's ``turn_clock``, for games.clock)."""
     from django.db.models import F
 
-    players = list(game.players.annotate(grace=F("game__lobby__disconnect_grace")))
+    players = list(
+        game.players.annotate(
+            grace=F("game__lobby__disconnect_grace"), turn_clock=F("game__lobby__turn_clock")
+        )
+    )
     return players, (players[0].grace if players else 0)
 
 

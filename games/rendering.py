@@ -6,10 +6,12 @@ Nothing here decides a rule: legal actions come from the engine's view.
 """
 
 import json
+import math
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from games import engine
+from games import clock, engine
 from games.labels import PHASE_LABELS
 
 
@@ -83,6 +85,22 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "aborted": meta.get("status") == "aborted",
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
+        "clock": clock_context(meta.get("clock")),
+    }
+
+
+def clock_context(public: dict | None) -> dict | None:
+    """The countdown of the board: the deadline for the page's ticker (static/js/clock.js)
+    and the time left when rendered, for a page without scripts."""
+    if not public:
+        return None
+    ends = clock.deadline_ms(public)
+    left = max(0, math.ceil(ends / 1000 - timezone.now().timestamp()))
+    return {
+        "deadline_ms": ends,
+        "seconds": public["seconds"],
+        "left": f"{left // 60}:{left % 60:02d}",
+        "seats": public["seats"],
     }
 
 

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
 
-from games import engine, presence
+from games import clock, engine, presence
 from games.errors import NotFound
 from games.models import Game, GamePlayer, Lobby, Seat
 
@@ -86,21 +86,31 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
     return game, seat
 
 
-def game_meta(game: Game) -> dict:
+def game_meta(game: Game, state: engine.Game | None = None) -> dict:
+    """What everyone may know of ``game`` beside the view (``state``: its restored engine
+    game, if at hand): ready and away seats, the rematch, the turn clock (games.clock)."""
+    seats = presence.seats_of(game) if game.status == Game.Status.PLAYING else None
+    away = presence.game_away_seats(game, seats=seats)
+    if seats:
+        state = state or engine.from_record(game.record)
+        turn_clock = clock.public(game, state, seats[0], away)
+    else:
+        turn_clock = None
     return {
         "game": game.pk,
         "version": game.version,
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
-        "away": presence.game_away_seats(game),
+        "away": away,
+        "clock": turn_clock,
     }
 
 
 def game_state(*, game: Game, seat: int | None) -> GameState:
     """``seat``'s view of ``game`` as saved (``None``: the spectator view)."""
     state = engine.from_record(game.record)
-    return GameState(game, seat, engine.view_of(state, seat), game_meta(game))
+    return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state))
 
 
 def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import engine, presence, publish, ratings
+from games import clock, engine, presence, publish, ratings
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
@@ -304,6 +304,7 @@ def game_apply_action(
         if version != game.version and not (simultaneous and 0 <= version <= game.version):
             raise StaleVersion(sent=version, current=game.version)
         round_before, results_before = state.round, len(state.results)
+        turn_before = clock.turn_of(state)
         try:
             state.apply(seat, step)
         except engine.EngineError as exc:
@@ -314,7 +315,12 @@ def game_apply_action(
         )
         if len(state.results) > results_before:
             _save_scores(game, state)
-        _schedule(game, state)
+        _schedule(
+            game,
+            state,
+            restart=clock.turn_of(state) != turn_before,
+            mover=seat if user is not None else None,
+        )
         _save(game, state)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
         _announce_game(game, state, event)
@@ -340,6 +346,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         )
         ready = sorted({*game.ready, seat})
         state = _restore(game)
+        turn_before = clock.turn_of(state)
         game.version += 1
         if all(s in ready for s in humans):
             state.next_round()
@@ -349,7 +356,12 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         else:
             game.ready = ready
             event = {"kind": "ready", "seat": seat}
-        _schedule(game, state)
+        _schedule(
+            game,
+            state,
+            restart=clock.turn_of(state) != turn_before,
+            mover=seat if user is not None else None,
+        )
         _save(game, state)
         _announce_game(game, state, event)
         return game.version
@@ -473,8 +485,8 @@ def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
         for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
     )
     Round.objects.create(game=game, number=1, deck=state.log.deck)
-    _schedule(game, state)
-    game.save(update_fields=["bot_due_at"])
+    _schedule(game, state, restart=True)
+    game.save(update_fields=["bot_due_at", "turn_started_at"])
     return game
 
 
@@ -515,17 +527,35 @@ def _save(game: Game, state: engine.Game) -> None:
             "status",
             "finished_at",
             "bot_due_at",
+            "turn_started_at",
             "updated_at",
         ]
     )
 
 
-def _schedule(game: Game, state: engine.Game) -> None:
+def _schedule(game: Game, state: engine.Game, *, restart=False, mover=None) -> None:
     """Set when the bot runner (games.autoplay) next looks at ``game``: after the bot delay
     when a bot is to act (or a human already away), at the moment the human to act would
-    count as away otherwise, never once the game is over."""
+    count as away or run out of time otherwise, never once the game is over.
+
+    ``restart``: what the game waits for changed (games.clock.turn_of), the turn clock starts
+    again. ``mover``: the seat of a player who acted themself, which ends their run of
+    timeouts."""
+    now = timezone.now()
+    if restart:
+        game.turn_started_at = now
     game._seats = presence.seats_of(game)  # for _announce_game's "away", in the same query
-    game.bot_due_at = next_look(game, state, timezone.now(), game._seats)
+    if mover is not None:
+        _end_timeouts(game._seats[0], mover)
+    game.bot_due_at = next_look(game, state, now, game._seats)
+
+
+def _end_timeouts(players, seat: int) -> None:
+    """``seat`` acted: its run of timeouts is over (no query unless there was one)."""
+    player = next(p for p in players if p.seat == seat)
+    if player.timeouts:
+        GamePlayer.objects.filter(pk=player.pk).update(timeouts=0)
+        player.timeouts = 0
 
 
 def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
@@ -533,15 +563,10 @@ def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
     if game.status != Game.Status.PLAYING:
         return None
     players, grace = seats_of or presence.seats_of(game)
+    ends = clock.deadline(game, players)
     players = {p.seat: p for p in players}
-    if state.phase == engine.ROUND_OVER:
-        humans = [s for s, p in players.items() if not presence.is_bot(p)]
-        seats = [s for s in humans if s not in game.ready]
-    elif state.phase == engine.REVEAL_PHASE:
-        seats = list(state.to_act())
-    elif state.phase in (engine.PLAY, engine.FINAL):
-        seats = [state.current]
-    else:
+    seats = clock.waiting_for(game, state, players)
+    if seats is None:
         return None
     soon = now + timedelta(seconds=settings.SKYJO_BOT_DELAY)
     times = []
@@ -549,7 +574,10 @@ def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
         player = players[seat]
         if presence.is_bot(player):
             return soon
-        times.append(max(presence.away_at(player, grace=grace, since=game.created_at), soon))
+        due = presence.away_at(player, grace=grace, since=game.created_at)
+        if ends is not None:
+            due = min(due, ends)
+        times.append(max(due, soon))
     return min(times, default=None)
 
 
@@ -583,13 +611,52 @@ def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
         game.save(update_fields=["bot_due_at"])
 
 
-def game_player_seen(*, game_id: int, user, change: int = 0) -> None:
+def game_seat_timed_out(*, game_id: int, seat: int) -> None:
+    """The turn clock ran out on ``seat``, whose turn the bot runner now plays: one more
+    timeout in a row. The runner calls it in its own transaction, before the step that ends
+    the turn, so that the step's frame already shows a seat away once it is."""
+    with transaction.atomic():
+        _lock_game(game_id)
+        GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(
+            timeouts=F("timeouts") + 1
+        )
+
+
+def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
+    """``seat``, away after timeouts, sent a frame: it is no longer away (``seen``: the
+    presence columns to write). Tells everyone (a new version) and looks again at when the
+    runner is due."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
+        if game.is_over:
+            return
+        state = _restore(game)
+        game.version += 1
+        _schedule(game, state, mover=seat)
+        game.save(update_fields=["version", "bot_due_at", "updated_at"])
+        _announce_game(game, state, {"kind": "back", "seat": seat})
+
+
+def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:
     """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
-    disconnect, 0 for a frame or a heartbeat. A no-op for spectators."""
+    disconnect, 0 for a frame or a heartbeat. ``active``: a frame the player sent (not the
+    server's heartbeat), which ends their run of turn-clock timeouts (games.clock). A no-op
+    for spectators."""
     updates = {"last_seen": timezone.now()}
     if change:
         updates["connections"] = Greatest(F("connections") + change, 0)
-    GamePlayer.objects.filter(game_id=game_id, user_id=user.pk).update(**updates)
+    rows = GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
+    if not active:
+        rows.update(**updates)
+        return
+    updates["timeouts"] = 0
+    if rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS).update(**updates):
+        return
+    seat = rows.values_list("seat", flat=True).first()
+    if seat is not None:  # away after timeouts until now
+        del updates["timeouts"]
+        game_player_back(game_id=game_id, seat=seat, seen=updates)
 
 
 def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
@@ -600,8 +667,10 @@ def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
-        "away": presence.game_away_seats(game, seats=getattr(game, "_seats", None)),
     }
+    seats = getattr(game, "_seats", None)  # set by _schedule; a game over needs none
+    meta["away"] = presence.game_away_seats(game, seats=seats)
+    meta["clock"] = clock.public(game, state, seats[0], meta["away"]) if seats else None
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))
 
 
@@ -615,7 +684,9 @@ __all__ = [
     "game_apply_action",
     "game_lock_due",
     "game_reschedule",
+    "game_player_back",
     "game_player_seen",
+    "game_seat_timed_out",
     "game_rematch",
     "game_set_ready",
     "lobby_create",

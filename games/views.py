@@ -1,5 +1,7 @@
 """Pages and JSON endpoints of lobbies and games. Writes go through games.services."""
 
+import time
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -293,6 +295,8 @@ def game_detail(request, game_id: int):
             "seat": seat,
             "board": rendering.board_html(public, state.meta),
             "controls": rendering.controls_html(state.view, state.meta),
+            # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
+            "server_now_ms": int(time.time() * 1000),
         },
     )
 
@@ -302,7 +306,10 @@ def game_detail(request, game_id: int):
 def game_state_json(request, game_id: int):
     game, seat = _game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
-    response = JsonResponse({**state.view.to_json(), "version": game.version})
+    data = {**state.view.to_json(), "version": game.version}
+    if state.meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
+        data["clock"] = state.meta["clock"]
+    response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
     return response
 

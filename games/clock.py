@@ -1,0 +1,87 @@
+"""The turn clock: a lobby's seconds per turn (``Lobby.turn_clock``, 0 = off).
+
+The clock of a game runs from ``Game.turn_started_at``, which the services set whenever what
+the game waits for changes (:func:`turn_of`): a new turn in play, a deal (the reveal phase: both
+reveals of every seat), the end of a round (every human getting ready). A step inside a turn
+(the draw before the swap), one seat's reveal or one player's "ready" do not restart it.
+
+When it runs out, the bot runner (games.autoplay) plays the rest of each waiting human's turn
+with the medium bot and counts a timeout on that seat (``GamePlayer.timeouts``, through
+``services.game_seat_timed_out``). ``presence.AWAY_AFTER_TIMEOUTS`` of them in a row make the
+seat *away* (games.presence) until the player sends a frame or makes a move.
+
+Pure functions of saved rows and engine states; the writes are in games.services.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+from games import engine, presence
+
+
+def turn_of(state: engine.Game) -> tuple:
+    """What the clock runs for: it restarts whenever this changes."""
+    playing = state.phase in (engine.PLAY, engine.FINAL)
+    return (state.round, state.phase, state.current if playing else None)
+
+
+def waiting_for(game, state: engine.Game, players: dict) -> list[int] | None:
+    """The seats (bots too) whose step ``game`` waits for; ``None`` once nobody will act.
+    ``players``: GamePlayer rows by seat."""
+    if state.phase == engine.ROUND_OVER:
+        humans = [s for s, p in players.items() if not presence.is_bot(p)]
+        return [s for s in humans if s not in game.ready]
+    if state.phase == engine.REVEAL_PHASE:
+        return list(state.to_act())
+    if state.phase in (engine.PLAY, engine.FINAL):
+        return [state.current]
+    return None
+
+
+def seconds_of(players) -> int:
+    """The lobby's seconds per turn, from rows of ``presence.seats_of`` (0: off)."""
+    return players[0].turn_clock if players else 0
+
+
+def deadline(game, players) -> datetime | None:
+    """When the seats ``game`` waits for run out of time (``None``: no clock)."""
+    seconds = seconds_of(players)
+    if not seconds or game.turn_started_at is None or game.status != "playing":
+        return None
+    return game.turn_started_at + timedelta(seconds=seconds)
+
+
+def has_run_out(game, players, now: datetime) -> bool:
+    ends = deadline(game, players)
+    return ends is not None and ends <= now
+
+
+def finishes_turn(state: engine.Game, seat: int, step: engine.Action) -> bool:
+    """Whether ``step`` ends what the clock waited on ``seat`` for (applies it to ``state``,
+    which must be a copy of the caller's own)."""
+    before = turn_of(state)
+    state.apply(seat, step)
+    return turn_of(state) != before or seat not in state.to_act()
+
+
+def public(game, state: engine.Game, players, away) -> dict | None:
+    """The clock as everyone may see it (the ``clock`` of a state frame), or ``None`` when the
+    lobby has none or no human is waited for (a bot or the away seats' stand-in acts next).
+
+    ``{"seconds": per turn, "deadline": ISO 8601 in UTC with milliseconds, "seats": [...]}``,
+    ``seats`` being the humans who still have to act before the deadline."""
+    ends = deadline(game, players)
+    if ends is None:
+        return None
+    by_seat = {p.seat: p for p in players}
+    waiting = waiting_for(game, state, by_seat) or []
+    seats = [s for s in waiting if not presence.is_bot(by_seat[s]) and s not in away]
+    if not seats:
+        return None
+    stamp = ends.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return {"seconds": seconds_of(players), "deadline": stamp, "seats": seats}
+
+
+def deadline_ms(clock: dict) -> int:
+    """A public clock's deadline in milliseconds since the epoch (for the page's ticker)."""
+    stamp = datetime.fromisoformat(clock["deadline"].replace("Z", "+00:00"))
+    return int(stamp.timestamp() * 1000)

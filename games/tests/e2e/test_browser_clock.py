@@ -1,0 +1,61 @@
+"""In real Chromium against a live Daphne (which runs the bot runner): a table with a 15 s turn
+clock shows its countdown, and when it runs out the medium bot plays the idle player's turn."""
+
+import re
+
+import pytest
+
+from games import engine
+from games.models import Game, GamePlayer
+from games.tests.e2e.test_browser_game import register
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_countdown_runs_and_the_bot_plays_when_it_runs_out(
+    daphne_server, browser, screenshot_dir
+):
+    base = daphne_server
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(15_000)
+    register(page, base, "idler")
+
+    page.goto(base + "/lobbies/")
+    page.get_by_label("Name").fill("Quick table")
+    page.get_by_label("Seats").select_option("2")
+    assert page.get_by_label("Turn clock").input_value() == "60"  # preselected
+    page.get_by_label("Turn clock").select_option(label="15 seconds")
+    page.get_by_role("button", name="Create lobby").click()
+    page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+    assert "15 seconds" in page.locator("#turn-clock-rule").inner_text()
+    page.locator("#lobby-panel[data-synced]").wait_for()
+    page.get_by_label("Bot level for seat 2").select_option("easy")
+    page.locator('li[data-seat="1"]').get_by_role("button", name="Add bot").click()
+    page.locator("#lobby-seats").get_by_text("Bot (Easy)").wait_for()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_selector('#conn[data-state="open"]')
+    game = Game.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
+
+    # The reveal phase: the clock runs for the human (the bot reveals at once).
+    clock = page.locator("#turn-clock")
+    first = clock.locator(".clock-left").inner_text()
+    assert re.fullmatch(r"0:1[0-5]", first), first
+    page.wait_for_function(  # it ticks down in the page, between server frames
+        "t => document.querySelector('#turn-clock .clock-left').textContent !== t", arg=first
+    )
+    page.screenshot(path=screenshot_dir / "clock-countdown.png", full_page=True)
+    page.wait_for_selector("#turn-clock.clock-low")  # ten seconds left: red
+    page.screenshot(path=screenshot_dir / "clock-low.png", full_page=True)
+
+    # Nobody clicks: when it runs out, the medium bot reveals both cards for the human.
+    page.wait_for_function(
+        "() => document.querySelectorAll('#player-0 .card:not(.card-back)').length >= 2",
+        timeout=30_000,
+    )
+    game.refresh_from_db()
+    state = engine.from_record(game.record)
+    assert len(state.log.reveals[0]) == 2
+    assert GamePlayer.objects.get(game=game, seat=0).timeouts == 1
+    assert state.phase in (engine.PLAY, engine.FINAL)
+    page.screenshot(path=screenshot_dir / "clock-ran-out.png", full_page=True)

@@ -1,0 +1,30 @@
+/* The turn clock's countdown on the game board: counts #turn-clock down to its data-deadline
+   (milliseconds since the epoch, server time). The server plays the turn when it runs out;
+   this only shows it. #game's data-server-now (the page's render time) corrects this
+   browser's clock, so a clock that is off by minutes still counts the right seconds. */
+(function () {
+  "use strict";
+  var LOW = 10;  // seconds left from which the pill turns red
+  var offset = 0;  // server time minus this browser's
+
+  function tick() {
+    var el = document.getElementById("turn-clock");
+    if (!el) return;
+    var deadline = parseInt(el.dataset.deadline, 10);
+    var left = Math.max(0, Math.ceil((deadline - (Date.now() + offset)) / 1000));
+    var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    var out = el.querySelector(".clock-left");
+    if (out && out.textContent !== text) out.textContent = text;
+    el.dataset.left = String(left);
+    el.classList.toggle("clock-low", left <= LOW);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var game = document.getElementById("game");
+    var now = game ? parseInt(game.dataset.serverNow, 10) : NaN;
+    if (!isNaN(now)) offset = now - Date.now();
+    tick();
+    setInterval(tick, 250);
+  });
+  document.addEventListener("htmx:wsAfterMessage", tick);
+})();
