@@ -7,6 +7,7 @@ sends it with the version, and the move counts once all four sockets hold the ne
 """
 
 import asyncio
+import contextlib
 import html
 import json
 import random
@@ -52,6 +53,7 @@ class Sock:
         self.closed_with = None
         self.received_chars = 0
         self.frames = 0
+        self.states = 0  # state frames (any version), so that a resync sees its answer
 
     async def open(self, origin: str) -> None:
         from websockets.asyncio.client import connect
@@ -76,6 +78,7 @@ class Sock:
             self.errors.append(state["error"])
             self.table.changed.set()
             return
+        self.states += 1
         version = state["version"]
         if version > self.version:
             if self.version >= 0 and version > self.version + 1:
@@ -232,21 +235,36 @@ class Table:
             self.round += 1
 
     async def resync(self, timeout: float) -> bool:
-        """After a missed version or an error: ask every socket for the state, until all agree."""
-        for sock in self.socks:
-            if sock.closed_with is None:
-                await sock.send({"sync": True})
+        """After a missed version or an error: ask every socket for the state until each has
+        answered and all agree; a ``busy`` answer is asked again after a growing pause (and
+        counts as an answer: the server is alive). False if some socket never answers."""
         self.resynced += 1
+        socks = [s for s in self.socks if s.closed_with is None]
+        states = {s: s.states for s in socks}
+        marks = {s: len(s.errors) for s in socks}
+        for sock in socks:
+            await sock.send({"sync": True})
+        backoff = BUSY_BACKOFF[0]
         deadline = time.perf_counter() + timeout
-        while len({s.version for s in self.socks}) > 1:
+        while True:
+            waiting = [s for s in socks if s.states <= states[s]]
+            if not waiting and len({s.version for s in self.socks}) == 1:
+                return True
+            refused = [s for s in waiting if "busy" in s.errors[marks[s] :]]
+            if refused:
+                self.busy += len(refused)
+                await asyncio.sleep(backoff * (0.5 + self.rng.random()))
+                backoff = min(backoff * 2, BUSY_BACKOFF[1])
+                for sock in refused:
+                    marks[sock] = len(sock.errors)
+                    await sock.send({"sync": True})
+                deadline = time.perf_counter() + timeout
+                continue
             if time.perf_counter() > deadline:
                 return False
             self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), deadline - time.perf_counter())
-            except TimeoutError:
-                return False
-        return True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 0.2)
 
 
 class EchoTable(Table):

@@ -222,7 +222,7 @@ SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
 SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
 # Frames of game sockets waiting for the database at once, per process; past it a frame is
 # answered `busy` at once (games.shedding, docs/protocol.md, docs/performance.md).
-SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 50, minimum=1)
+SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 10, minimum=1)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"
