@@ -107,7 +107,9 @@ async def _pushed(players: list[Player], version: int) -> list[Player]:
     return [p for p, ok in zip(players, got, strict=True) if not ok]
 
 
-async def test_a_burst_of_sockets_and_moves_loses_nothing(site_redis_layer):
+async def test_a_burst_of_sockets_and_moves_loses_nothing(site_redis_layer, settings):
+    # The 50 moves at once must be carried, not shed: test_overload covers shedding.
+    settings.SKYJO_MAX_PENDING_FRAMES = GAMES
     games = await db(_make_games)()
     async with server_with_persistent_connections() as port:
         tables = [
