@@ -299,7 +299,9 @@ class EchoTable(Table):
 
 
 def parse_html(text: str) -> dict | None:
-    version = _VERSION.search(text)
+    """A game frame (the board with its version, phase and turn, the seat's controls), an
+    error flash, or None (e.g. a heartbeat, which has a version but no board)."""
+    version = _VERSION.search(text) if 'id="board"' in text else None
     if version is None:
         if 'data-shown="1"' not in text:
             return None
