@@ -66,7 +66,8 @@ def sample_game(view: View, rng: random.Random) -> Game:
     game.results = list(view.results)
     reveals = []
     for grid, count in zip(view.grids, view.revealed, strict=True):
-        face_up = [p for p, c in enumerate(grid) if c is not None and c != HIDDEN]
+        # A start card may since have gone with its column: removed positions count as face up.
+        face_up = [p for p, c in enumerate(grid) if c != HIDDEN]
         reveals.append(face_up[:count])
     # A pending draw is the open action of the turn: the swap or flip that follows completes it.
     actions = [{"take": "deck"}] if view.drawing else []
