@@ -59,6 +59,7 @@ from .game import (
 )
 from .record import DEAL, FORMAT, Position, from_record, iter_positions, replay_summary, to_record
 from .rules import Rules
+from .snapshot import SNAPSHOT_FORMAT, from_snapshot, to_snapshot
 from .view import HIDDEN, View, view_of
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "REVEAL_PHASE",
     "ROUND_OVER",
     "ROWS",
+    "SNAPSHOT_FORMAT",
     "SWAP",
     "TAKE_DISCARD",
     "Action",
@@ -110,6 +112,7 @@ __all__ = [
     "draw",
     "flip",
     "from_record",
+    "from_snapshot",
     "full_deck",
     "iter_positions",
     "legal_actions",
@@ -118,5 +121,6 @@ __all__ = [
     "swap",
     "take_discard",
     "to_record",
+    "to_snapshot",
     "view_of",
 ]

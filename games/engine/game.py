@@ -3,6 +3,10 @@
 A :class:`Game` is mutated in place by :meth:`Game.apply` (as ``chess.Board.push``), which checks
 every rule first and raises a named :class:`~games.engine.errors.IllegalAction` without changing
 anything when the action is not allowed. :meth:`Game.copy` gives an independent game for search.
+
+A game started here or replayed from a record keeps its record as it goes (``logs``); a game
+restored from a snapshot (:mod:`games.engine.snapshot`) or sampled for search keeps none
+(``logs`` is ``None``): it plays the same, and whoever stores it keeps the record elsewhere.
 """
 
 import random
@@ -106,8 +110,10 @@ class Game:
         "ender",
         "totals",
         "results",
+        "reveals",
         "logs",
         "forced_reshuffles",
+        "last_reshuffle",
     )
 
     def __init__(
@@ -127,8 +133,9 @@ class Game:
         self.round = 0
         self.totals = [0] * len(players)
         self.results: list[RoundResult] = []
-        self.logs: list[RoundLog] = []
+        self.logs: list[RoundLog] | None = []
         self.forced_reshuffles: list[list[int]] = []
+        self.last_reshuffle: list[int] | None = None
         self._deal(deck)
 
     # ----------------------------------------------------------------- reading the state
@@ -151,19 +158,22 @@ class Game:
 
     @property
     def log(self) -> RoundLog:
-        """The record of the round in progress (or just scored)."""
+        """The record of the round in progress (or just scored); a game that keeps no record
+        (``logs is None``) raises ValueError."""
+        if self.logs is None:
+            raise ValueError("this game keeps no record (restored from a snapshot)")
         return self.logs[-1]
 
     def face_down_count(self, seat: int) -> int:
         return self.hidden[seat]
 
     def revealed_count(self, seat: int) -> int:
-        return len(self.log.reveals[seat])
+        return len(self.reveals[seat])
 
     def to_act(self) -> list[int]:
         """Seats that may act now: all who still reveal, or the current player."""
         if self.phase == REVEAL_PHASE:
-            return [s for s in range(self.n) if len(self.log.reveals[s]) < REVEALS_PER_ROUND]
+            return [s for s in range(self.n) if len(self.reveals[s]) < REVEALS_PER_ROUND]
         if self.current is None:
             return []
         return [self.current]
@@ -188,11 +198,17 @@ class Game:
     # ----------------------------------------------------------------- acting
 
     def apply(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing."""
+        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing.
+
+        If the turn emptied the draw pile, ``last_reshuffle`` holds the new pile's order (as the
+        record's ``reshuffles`` entry) until the next call; else it is ``None``.
+        """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise NotAPlayer(f"seat {seat!r} is not a player in this game")
         if type(action) is not Action:
             raise MalformedAction(f"expected an Action, not {type(action).__name__}")
+        self.last_reshuffle = None
+        logs = self.logs
         kind = action.kind
         if kind == REVEAL:
             self._reveal(seat, action.pos)
@@ -202,7 +218,8 @@ class Game:
             if self.drawn is not None:
                 raise DrawnCardPending("you already drew a card: swap it in or discard it and flip")
             self.drawn = self.draw_pile.pop()
-            self.log.actions.append({"take": "deck"})
+            if logs is not None:
+                logs[-1].actions.append({"take": "deck"})
             return
         pos = action.pos
         cards = self.cards[seat]
@@ -211,14 +228,16 @@ class Game:
                 raise DrawnCardPending("you drew a card: swap it in or discard it and flip")
             self._check_in_grid(cards, pos)
             self._swap_in(seat, pos, self.discard.pop())
-            self.log.actions.append({"take": "discard", "swap": pos})
+            if logs is not None:
+                logs[-1].actions.append({"take": "discard", "swap": pos})
         elif kind == SWAP:
             if self.drawn is None:
                 raise NothingDrawn('draw a card first with {"take": "deck"}')
             self._check_in_grid(cards, pos)
             self._swap_in(seat, pos, self.drawn)
             self.drawn = None
-            self.log.actions[-1]["swap"] = pos
+            if logs is not None:
+                logs[-1].actions[-1]["swap"] = pos
         elif kind == FLIP:
             if self.drawn is None:
                 raise NothingDrawn('draw a card first with {"take": "deck"}')
@@ -231,7 +250,8 @@ class Game:
             self.drawn = None
             self.up[seat][pos] = True
             self.hidden[seat] -= 1
-            self.log.actions[-1]["flip"] = pos
+            if logs is not None:
+                logs[-1].actions[-1]["flip"] = pos
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         self._end_turn(seat, pos)
@@ -262,17 +282,22 @@ class Game:
         other.ender = self.ender
         other.totals = list(self.totals)
         other.results = list(self.results)
-        log = self.log
-        other.logs = [
-            *self.logs[:-1],
-            RoundLog(
-                log.deck,
-                [list(r) for r in log.reveals],
-                [list(r) for r in log.reshuffles],
-                [dict(a) for a in log.actions],
-            ),
-        ]
+        other.reveals = [list(r) for r in self.reveals]
+        if self.logs is None:
+            other.logs = None
+        else:
+            log = self.log
+            other.logs = [
+                *self.logs[:-1],
+                RoundLog(
+                    log.deck,
+                    other.reveals,
+                    [list(r) for r in log.reshuffles],
+                    [dict(a) for a in log.actions],
+                ),
+            ]
         other.forced_reshuffles = [list(r) for r in self.forced_reshuffles]
+        other.last_reshuffle = self.last_reshuffle
         return other
 
     # ----------------------------------------------------------------- internals
@@ -301,14 +326,16 @@ class Game:
         self.current = None
         self.starter = None
         self.ender = None
-        self.logs.append(RoundLog(list(deck), [[] for _ in range(n)], [], []))
+        self.reveals = [[] for _ in range(n)]
+        if self.logs is not None:
+            self.logs.append(RoundLog(list(deck), self.reveals, [], []))
 
     def _reveal(self, seat: int, pos: object) -> None:
         if self.phase != REVEAL_PHASE:
             if self.phase == GAME_OVER:
                 raise GameIsOver("the game is over")
             raise WrongPhase("start cards are turned only in the reveal phase")
-        mine = self.log.reveals[seat]
+        mine = self.reveals[seat]
         if len(mine) >= REVEALS_PER_ROUND:
             raise RevealsDone("you have already turned your two start cards")
         self._check_in_grid(self.cards[seat], pos)
@@ -317,7 +344,7 @@ class Game:
         self.up[seat][pos] = True
         self.hidden[seat] -= 1
         mine.append(pos)
-        if all(len(r) == REVEALS_PER_ROUND for r in self.log.reveals):
+        if all(len(r) == REVEALS_PER_ROUND for r in self.reveals):
             self._start_play()
 
     def _start_play(self) -> None:
@@ -391,14 +418,16 @@ class Game:
             new_pile = self.forced_reshuffles.pop(0)
             if sorted(new_pile) != sorted(self.discard):
                 self.discard.append(top)
-                k = len(self.log.reshuffles)
+                k = len(self.log.reshuffles) if self.logs is not None else 0
                 raise RecordError(
                     f"reshuffles[{k}] must hold exactly the discard pile without its top card"
                 )
         else:
             new_pile = self.discard
             self.rng.shuffle(new_pile)
-        self.log.reshuffles.append(list(new_pile))
+        self.last_reshuffle = list(new_pile)
+        if self.logs is not None:
+            self.logs[-1].reshuffles.append(self.last_reshuffle)
         self.draw_pile = new_pile[::-1]
         self.discard = [top]
 

@@ -29,7 +29,10 @@ ROUND_KEYS = frozenset({"deck", "reveals", "reshuffles", "actions"})
 
 
 def to_record(game: Game) -> dict:
-    """The game's record: enough to replay it exactly."""
+    """The game's record: enough to replay it exactly. A game that keeps none (restored from a
+    snapshot) raises ValueError: its record is wherever its rounds and moves are stored."""
+    if game.logs is None:
+        raise ValueError("this game keeps no record (restored from a snapshot)")
     return {
         "format": FORMAT,
         "players": list(game.players),

@@ -8,7 +8,7 @@ discard pile and its own drawn card). Only public facts and the seat's own knowl
 import random
 
 from .cards import DECK_COUNTS
-from .game import Game, RoundLog
+from .game import Game
 from .view import HIDDEN, View
 
 
@@ -69,8 +69,8 @@ def sample_game(view: View, rng: random.Random) -> Game:
         # A start card may since have gone with its column: removed positions count as face up.
         face_up = [p for p, c in enumerate(grid) if c != HIDDEN]
         reveals.append(face_up[:count])
-    # A pending draw is the open action of the turn: the swap or flip that follows completes it.
-    actions = [{"take": "deck"}] if view.drawing else []
-    game.logs = [RoundLog([], reveals, [], actions)]
+    game.reveals = reveals
+    game.logs = None
     game.forced_reshuffles = []
+    game.last_reshuffle = None
     return game

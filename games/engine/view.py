@@ -107,7 +107,7 @@ def view_of(game: Game, seat: int | None = None) -> View:
         drawing=drawing,
         drawn=game.drawn if drawing and seat is not None and seat == game.current else None,
         grids=grids,
-        revealed=tuple(len(r) for r in game.log.reveals),
+        revealed=tuple(len(r) for r in game.reveals),
         totals=tuple(game.totals),
         results=tuple(game.results),
     )
