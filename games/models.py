@@ -1,8 +1,11 @@
 """Lobbies, seats and games. Models hold data only: every change goes through games.services.
 
-A game's whole state is its engine record (``Game.record``), rewritten on every accepted move
-and replayed with ``games.engine.from_record`` to restore the game. ``Round`` and ``Move`` keep
-the history in rows for queries and the admin; the record stays the one source of truth.
+A running game's state is its engine snapshot (``Game.snapshot``, games.engine.snapshot),
+rewritten with the game's version on every accepted step and restored without any replay. The
+history is in rows, each written once, when it happens: ``Round`` (the deck as dealt, then the
+scores) and ``Move`` (each step, and the new draw pile's order when the step reshuffled).
+The exact game record (skyjo-record/1, ``Game.record``) is assembled from those rows when it is
+asked for (games.records): for the record download, replays and tests, never on a move.
 """
 
 import secrets
@@ -126,7 +129,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Counts every change of state; clients send the one they saw."
     )
-    record = models.JSONField(help_text="The engine's game record, kept current on every move.")
+    snapshot = models.JSONField(
+        help_text="The engine's state now (games.engine.snapshot), saved with every version."
+    )
     phase = models.CharField(max_length=12, default="reveal")
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
@@ -159,6 +164,13 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.PLAYING
+
+    @property
+    def record(self) -> dict:
+        """The game record, assembled from the Round and Move rows (two queries)."""
+        from games.records import game_record
+
+        return game_record(self)
 
 
 class GamePlayer(models.Model):
@@ -226,6 +238,11 @@ class Move(models.Model):
     round = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
+    reshuffle = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The new draw pile (record order) when this step emptied it; else empty.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

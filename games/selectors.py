@@ -86,13 +86,17 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
     return game, seat
 
 
-def game_meta(game: Game, state: engine.Game | None = None) -> dict:
+def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
     """What everyone may know of ``game`` beside the view (``state``: its restored engine
-    game, if at hand): ready and away seats, the rematch, the turn clock (games.clock)."""
-    seats = presence.seats_of(game) if game.status == Game.Status.PLAYING else None
+    game, ``seats``: presence.seats_of, if at hand): ready and away seats, the rematch, the
+    turn clock (games.clock)."""
+    if game.status != Game.Status.PLAYING:
+        seats = None
+    elif seats is None:
+        seats = presence.seats_of(game)
     away = presence.game_away_seats(game, seats=seats)
     if seats:
-        state = state or engine.from_record(game.record)
+        state = state or engine.from_snapshot(game.snapshot)
         turn_clock = clock.public(game, state, seats[0], away)
     else:
         turn_clock = None
@@ -107,10 +111,11 @@ def game_meta(game: Game, state: engine.Game | None = None) -> dict:
     }
 
 
-def game_state(*, game: Game, seat: int | None) -> GameState:
-    """``seat``'s view of ``game`` as saved (``None``: the spectator view)."""
-    state = engine.from_record(game.record)
-    return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state))
+def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
+    """``seat``'s view of ``game`` as saved (``None``: the spectator view), restored from its
+    snapshot (nothing replayed); ``seats``: presence.seats_of, if at hand."""
+    state = engine.from_snapshot(game.snapshot)
+    return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state, seats))
 
 
 def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:

@@ -294,8 +294,9 @@ def game_apply_action(
     with transaction.atomic():
         _lock_lobby_of(game_id)  # the last move marks the lobby finished
         game = _lock_game(game_id)
+        seats = presence.seats_of(game)
         if user is not None:
-            seat = _seat_of(game, user)
+            seat = _seat_in(seats, user)
         if game.is_over:
             raise GameOver()
         state = _restore(game)
@@ -311,19 +312,26 @@ def game_apply_action(
             raise _engine_error(exc) from None
         game.version += 1
         Move.objects.create(
-            game=game, version=game.version, round=round_before, seat=seat, action=step.to_json()
+            game=game,
+            version=game.version,
+            round=round_before,
+            seat=seat,
+            action=step.to_json(),
+            reshuffle=state.last_reshuffle,
         )
+        changed = []
         if len(state.results) > results_before:
-            _save_scores(game, state)
+            changed = _save_scores(game, state, seats)
         _schedule(
             game,
             state,
+            seats,
             restart=clock.turn_of(state) != turn_before,
             mover=seat if user is not None else None,
         )
-        _save(game, state)
+        _save(game, state, *changed)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
-        _announce_game(game, state, event)
+        _announce_game(game, state, event, seats)
         return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
 
 
@@ -333,24 +341,25 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         raise ValueError("pass exactly one of user and seat")
     with transaction.atomic():
         game = _lock_game(game_id)
+        seats = presence.seats_of(game)
         if user is not None:
-            seat = _seat_of(game, user)
+            seat = _seat_in(seats, user)
         if game.is_over:
             raise GameOver()
         if game.phase != engine.ROUND_OVER:
             raise WrongPhase(_("You can only get ready for the next round once a round is scored."))
         if seat in game.ready:
             return game.version
-        humans = list(
-            game.players.filter(user__isnull=False).values_list("seat", flat=True).order_by("seat")
-        )
+        humans = [p.seat for p in seats[0] if not presence.is_bot(p)]
         ready = sorted({*game.ready, seat})
         state = _restore(game)
         turn_before = clock.turn_of(state)
         game.version += 1
         if all(s in ready for s in humans):
-            state.next_round()
-            Round.objects.create(game=game, number=state.round, deck=state.log.deck)
+            deck = engine.full_deck()
+            state.rng.shuffle(deck)
+            state.next_round(deck)
+            Round.objects.create(game=game, number=state.round, deck=deck)
             game.ready = []
             event = {"kind": "round_started", "round": state.round}
         else:
@@ -359,11 +368,12 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         _schedule(
             game,
             state,
+            seats,
             restart=clock.turn_of(state) != turn_before,
             mover=seat if user is not None else None,
         )
-        _save(game, state)
-        _announce_game(game, state, event)
+        _save(game, state, "ready")
+        _announce_game(game, state, event, seats)
         return game.version
 
 
@@ -430,6 +440,16 @@ def _check_open(lobby: Lobby) -> None:
         raise LobbyNotOpen()
 
 
+def _seat_in(seats: tuple[list, int], user) -> int:
+    """``user``'s seat among the players of presence.seats_of (no query)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAPlayer(_("Log in to play."))
+    seat = next((p.seat for p in seats[0] if p.user_id == user.pk), None)
+    if seat is None:
+        raise NotAPlayer()
+    return seat
+
+
 def _seat_of(game: Game, user) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAPlayer(_("Log in to play."))
@@ -444,9 +464,9 @@ def _seat_of(game: Game, user) -> int:
 
 
 def _restore(game: Game) -> engine.Game:
-    """The engine game of a saved record. Everything random that happened is in the record;
-    what is still to come gets a fresh secret seed."""
-    return engine.from_record(game.record, seed=secrets.randbits(64))
+    """The engine game of a saved snapshot, in time independent of the game's length. What is
+    still to come (a reshuffle, the next deal) gets a fresh secret seed."""
+    return engine.from_snapshot(game.snapshot, seed=secrets.randbits(64))
 
 
 def _level_list():
@@ -478,19 +498,21 @@ def _create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     seed = secrets.randbits(62)
     state = engine.Game(names, engine.Rules(**lobby.rules_json), seed=seed)
     game = Game.objects.create(
-        lobby=lobby, seed=seed, record=engine.to_record(state), phase=state.phase
+        lobby=lobby, seed=seed, snapshot=engine.to_snapshot(state), phase=state.phase
     )
     GamePlayer.objects.bulk_create(
         GamePlayer(game=game, seat=i, user=user, bot_level=level, name=name)
         for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
     )
     Round.objects.create(game=game, number=1, deck=state.log.deck)
-    _schedule(game, state, restart=True)
+    _schedule(game, state, presence.seats_of(game), restart=True)
     game.save(update_fields=["bot_due_at", "turn_started_at"])
     return game
 
 
-def _save_scores(game: Game, state: engine.Game) -> None:
+def _save_scores(game: Game, state: engine.Game, seats: tuple[list, int]) -> list[str]:
+    """A round was scored: its Round row, the players' totals and, at the end, the game's
+    status. Returns the game fields it changed (saved by the caller)."""
     result = state.results[-1]
     Round.objects.filter(game=game, number=len(state.results)).update(
         starter=result.starter,
@@ -500,54 +522,58 @@ def _save_scores(game: Game, state: engine.Game) -> None:
         scored_at=timezone.now(),
     )
     winners = set(state.winners)
-    players = list(game.players.all())
+    players = seats[0]
     for player in players:
         player.total = state.totals[player.seat]
         player.won = player.seat in winners
     GamePlayer.objects.bulk_update(players, ["total", "won"])
-    if state.finished:
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.FINISHED)
-        ratings.rate_finished_game(
-            totals_by_user={p.user_id: p.total for p in players if p.user_id is not None}
-        )
-        transaction.on_commit(lambda: publish.lobby_changed(game.lobby_id))
+    if not state.finished:
+        return []
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.FINISHED)
+    ratings.rate_finished_game(
+        totals_by_user={p.user_id: p.total for p in players if p.user_id is not None}
+    )
+    transaction.on_commit(lambda: publish.lobby_changed(game.lobby_id))
+    return ["status", "finished_at"]
 
 
-def _save(game: Game, state: engine.Game) -> None:
-    game.record = engine.to_record(state)
+def _save(game: Game, state: engine.Game, *fields: str) -> None:
+    """Write what a step changes in the game row (one UPDATE): the snapshot, the phase, the
+    version, the next look and the turn clock's start, and ``fields``."""
+    game.snapshot = engine.to_snapshot(state)
     game.phase = state.phase
     game.save(
         update_fields=[
-            "record",
+            "snapshot",
             "phase",
             "version",
-            "ready",
-            "status",
-            "finished_at",
             "bot_due_at",
             "turn_started_at",
             "updated_at",
+            *fields,
         ]
     )
 
 
-def _schedule(game: Game, state: engine.Game, *, restart=False, mover=None) -> None:
+def _schedule(
+    game: Game, state: engine.Game, seats: tuple[list, int], *, restart=False, mover=None
+) -> None:
     """Set when the bot runner (games.autoplay) next looks at ``game``: after the bot delay
     when a bot is to act (or a human already away), at the moment the human to act would
     count as away or run out of time otherwise, never once the game is over.
 
-    ``restart``: what the game waits for changed (games.clock.turn_of), the turn clock starts
-    again. ``mover``: the seat of a player who acted themself, which ends their run of
-    timeouts."""
+    ``seats``: presence.seats_of(game). ``restart``: what the game waits for changed
+    (games.clock.turn_of), the turn clock starts again. ``mover``: the seat of a player who
+    acted themself, which ends their run of timeouts."""
     now = timezone.now()
     if restart:
         game.turn_started_at = now
-    game._seats = presence.seats_of(game)  # for _announce_game's "away", in the same query
+    game._seats = seats  # for _announce_game's "away" and clock
     if mover is not None:
-        _end_timeouts(game._seats[0], mover)
-    game.bot_due_at = next_look(game, state, now, game._seats)
+        _end_timeouts(seats[0], mover)
+    game.bot_due_at = next_look(game, state, now, seats)
 
 
 def _end_timeouts(players, seat: int) -> None:
@@ -659,7 +685,7 @@ def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = Fals
         game_player_back(game_id=game_id, seat=seat, seen=updates)
 
 
-def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
+def _announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> None:
     public = engine.view_of(state, None)
     meta = {
         "game": game.pk,
@@ -668,7 +694,7 @@ def _announce_game(game: Game, state: engine.Game, event: dict) -> None:
         "ready": list(game.ready),
         "rematch": game.rematch_id,
     }
-    seats = getattr(game, "_seats", None)  # set by _schedule; a game over needs none
+    seats = seats or getattr(game, "_seats", None)  # set by _schedule; a game over needs none
     meta["away"] = presence.game_away_seats(game, seats=seats)
     meta["clock"] = clock.public(game, state, seats[0], meta["away"]) if seats else None
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))

@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, rendering, selectors, services
+from games import rendering, selectors, services
 from games.bots import LEVELS
 from games.errors import NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
+from games.presenters import public_of
 from skyjo_site.ratelimit import limit
 
 LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
@@ -286,7 +287,7 @@ def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
 def game_detail(request, game_id: int):
     game, seat = _game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
-    public = engine.view_of(engine.from_record(game.record), None)
+    public = public_of(state.view)
     return render(
         request,
         "games/game.html",

@@ -20,8 +20,9 @@ def start_game(host, *others, end_score=100, **options):
 
 
 def restore(game: Game) -> engine.Game:
+    """The engine game of ``game`` as saved (from its snapshot: it keeps no record)."""
     game.refresh_from_db()
-    return engine.from_record(game.record)
+    return engine.from_snapshot(game.snapshot)
 
 
 def reveal_all(game: Game, users) -> None:
@@ -37,7 +38,7 @@ def reveal_all(game: Game, users) -> None:
 def play_one(game: Game, users, rng: random.Random) -> dict:
     """Make one legal step for whoever is to act, through the service; returns the action."""
     game.refresh_from_db()
-    state = engine.from_record(game.record)
+    state = engine.from_snapshot(game.snapshot)
     if state.phase == engine.ROUND_OVER:
         for user in users:
             services.game_set_ready(game_id=game.pk, user=user)

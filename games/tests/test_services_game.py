@@ -45,13 +45,13 @@ def test_reveals_are_saved_as_moves_and_versions(game, alice, bob):
     assert result.version == 1 and result.seat == 0
     move = Move.objects.get(game=game)
     assert (move.version, move.seat, move.action, move.round) == (1, 0, {"reveal": 3}, 1)
-    assert restore(game).log.reveals[0] == [3]
+    assert restore(game).reveals[0] == [3]
 
 
 def test_reveals_are_simultaneous_so_an_old_version_is_fine(game, alice, bob):
     act(game, alice, {"reveal": 3}, version=0)
     act(game, bob, {"reveal": 4}, version=0)
-    assert restore(game).log.reveals == [[3], [4]]
+    assert restore(game).reveals == [[3], [4]]
 
 
 def test_a_duplicate_reveal_is_refused_and_changes_nothing(game, alice):

@@ -32,8 +32,9 @@ def rig_first_round(game: Game) -> None:
         rest.remove(value)
     random.Random(5).shuffle(rest)
     deck = LOW_FIRST_DEAL + rest
-    game.record["rounds"][0]["deck"] = deck
-    game.save(update_fields=["record"])
+    rules = engine.Rules(**game.snapshot["rules"])
+    game.snapshot = engine.to_snapshot(engine.Game(game.snapshot["players"], rules, deck=deck))
+    game.save(update_fields=["snapshot"])
     Round.objects.filter(game=game, number=1).update(deck=deck)
 
 
