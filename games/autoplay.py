@@ -166,8 +166,8 @@ async def run_forever(interval: float | None = None) -> None:
     interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
     # A thread of its own (and so a database connection of its own): the runner never waits
     # behind the consumers' database calls, nor they behind it. Through sync_to_async, not a
-    # bare run_in_executor, so that the publishing in that thread (async_to_sync) runs its
-    # group_send on this event loop, where the in-memory layer's queues live.
+    # bare run_in_executor, so that the publishing in that thread (games.publish) hands its
+    # messages to this event loop, where the in-memory layer's queues live.
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
     tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
     down = False

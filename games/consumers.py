@@ -150,25 +150,31 @@ class GameConsumer(UserSocket):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.json_mode = query.get("format", [""])[0] == "json"
+        # Join the group before reading the state: a version saved after the read then
+        # arrives as a message, and one saved before it is in the first frame.
+        self.group = publish.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            self.seat = await database_sync_to_async(self.join)()
-        except NotFound:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        except DATABASE_DOWN as exc:  # refuse the handshake: clients connect again later
+            state = await database_sync_to_async(self.join)()
+        except (NotFound, *DATABASE_DOWN) as exc:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            if isinstance(exc, NotFound):
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            # Refuse the handshake: clients connect again later.
             log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
             await self.close()
             return
+        self.seat = state.seat
         if not await self.claim_socket():
             return
-        self.group = publish.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_user_group()
         await self.accept()
         self.last_seen = time.monotonic()
         self.last_active = self.last_seen  # frames after connecting (the player's acts)
         self.heartbeat = asyncio.ensure_future(self.beat())
-        await self.send_state_or_unavailable()
+        await self.send_game_state(state)
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -184,13 +190,12 @@ class GameConsumer(UserSocket):
 
     # ---------------------------------------------------------------- presence
 
-    def join(self) -> int | None:
-        """This user's seat (``NotFound`` if they may not see the game); a player's socket
-        counts as present from now on (one thread hop for both)."""
-        _game, seat = selectors.game_for_user(game_id=self.game_id, user=self.user)
-        if seat is not None:
-            services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
-        return seat
+    def join(self) -> selectors.GameState:
+        """A player's socket counts as present from now on (a no-op for anyone else); then what
+        this user may see of the game (``NotFound`` if nothing): one thread hop, three queries,
+        nothing replayed."""
+        services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
+        return selectors.game_state_for_user(game_id=self.game_id, user=self.user)
 
     async def seen(self, change: int = 0, active: bool = False) -> None:
         """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive;
@@ -340,6 +345,8 @@ class GameConsumer(UserSocket):
 
     async def game_updated(self, event):
         version = event["version"]
+        if self.heartbeat is None:  # refused at connect: a message queued meanwhile goes nowhere
+            return
         if self.version is not None and version <= self.version:
             return
         public = view_from_data(event["view"])
@@ -351,22 +358,13 @@ class GameConsumer(UserSocket):
             # A gap, or this seat's drawn card from another tab or the bot runner: read it back.
             await self.send_state_or_unavailable()
             return
-        view = as_seat(public, self.seat, drawn)
-        html = event["html"]
-        if not self.json_mode and event.get("language") != self.language:
-            with translation.override(self.language):
-                html = rendering.board_html(public, event["meta"])
-        await self.send_frame(version, view, event["meta"], html)
+        await self.send_frame(version, public, as_seat(public, self.seat, drawn), event["meta"])
 
     async def send_state(self):
         state = await database_sync_to_async(selectors.game_state_by_id)(
             game_id=self.game_id, seat=self.seat
         )
-        board = None
-        if not self.json_mode:
-            with translation.override(self.language):
-                board = rendering.board_html(public_of(state.view), state.meta)
-        await self.send_frame(state.meta["version"], state.view, state.meta, board)
+        await self.send_game_state(state)
 
     async def send_state_or_unavailable(self):
         """The full state; when the database cannot be read, an ``unavailable`` error instead,
@@ -378,7 +376,12 @@ class GameConsumer(UserSocket):
             self.version = None
             await self.send_error(Unavailable())
 
-    async def send_frame(self, version, view, meta, board_html):
+    async def send_game_state(self, state: selectors.GameState):
+        await self.send_frame(state.meta["version"], public_of(state.view), state.view, state.meta)
+
+    async def send_frame(self, version, public, view, meta):
+        """One frame: in JSON, this seat's view; in HTML, the shared public board (rendered once
+        per version and language in this process) and this seat's own controls."""
         self.version = version
         if self.json_mode:
             frame = {**view.to_json(), "version": version}
@@ -386,9 +389,10 @@ class GameConsumer(UserSocket):
                 frame["clock"] = meta["clock"]
             await self.send(text_data=json.dumps(frame))
             return
+        board = rendering.board_for(public, meta, self.language)
         with translation.override(self.language):
             controls = rendering.controls_html(view, meta)
-        await self.send(text_data=board_html + controls + '<div id="flash" class="flash"></div>')
+        await self.send(text_data=board + controls + '<div id="flash" class="flash"></div>')
 
     async def send_error(self, exc: ServiceError):
         with translation.override(self.language):

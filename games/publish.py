@@ -1,14 +1,24 @@
 """Telling connected sockets that something changed: called by services after the commit.
 
-A game message holds only public things: the spectator view (packed), the public board HTML
-rendered once here, the public ``meta`` (ready seats, rematch) and the event. Each connection
-adds its own seat's private part (games.consumers). The shared HTML is in LANGUAGE_CODE and says
-so (``language``): a socket in another language renders its own copy.
+A game message holds only public things: the spectator view (packed), the public ``meta``
+(version, status, ready and away seats, rematch) and the event. Nothing is rendered here: a
+socket that speaks HTML renders the board from the message (once per version and language in
+a process, games.rendering.board_for) and adds its own seat's private part (games.consumers).
+
+Sending never holds up the thread that called the service (which, in a consumer, is the one
+thread that makes every database call of the process): the message is handed to the event loop
+that thread serves, without waiting, and one sender task per loop sends them in order. With no
+event loop behind the calling thread (a plain WSGI view, a management command, a sync test),
+the message is sent at once, as before.
 """
 
+import asyncio
 import logging
+import os
+from collections import deque
+from weakref import WeakKeyDictionary
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
@@ -29,25 +39,24 @@ def lobby_group(lobby_id: int) -> str:
     return f"lobby.{lobby_id}"
 
 
-def game_changed(public_view, meta: dict, event: dict) -> None:
-    with translation.override(settings.LANGUAGE_CODE):
-        html = rendering.board_html(public_view, meta)
-    message = {
+def game_message(public_view, meta: dict, event: dict) -> dict:
+    return {
         "type": "game.updated",
         "version": meta["version"],
         "view": view_to_data(public_view),
         "meta": meta,
         "event": event,
-        "html": html,
-        "language": settings.LANGUAGE_CODE,
     }
-    _send(game_group(meta["game"]), message)
+
+
+def game_changed(public_view, meta: dict, event: dict) -> None:
+    _send(game_group(meta["game"]), game_message(public_view, meta, event))
 
 
 def lobby_changed(lobby_id: int) -> None:
     _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id})
     with translation.override(settings.LANGUAGE_CODE):
-        html = rendering.lobby_list_html()
+        html = rendering.lobby_list_html()  # reads the database: here, not on the event loop
     _send(
         LOBBY_LIST_GROUP,
         {"type": "lobbies.updated", "html": html, "language": settings.LANGUAGE_CODE},
@@ -58,7 +67,62 @@ def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the move is saved; a socket that misses this resyncs on the next one
-        log.exception("could not publish to %s", group)
+    loop = _serving_loop()
+    if loop is None:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # the move is saved; a socket that misses this resyncs on the next one
+            log.exception("could not publish to %s", group)
+        return
+    loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop whose sync_to_async call this thread is serving, if any."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    if loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+class _Outbox:
+    __slots__ = ("queue", "task")
+
+    def __init__(self) -> None:
+        self.queue: deque = deque()
+        self.task: asyncio.Task | None = None
+
+
+_outboxes: "WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox]" = WeakKeyDictionary()
+
+
+def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) -> None:
+    """On the loop: queue the message; start the sender if it is idle."""
+    outbox = _outboxes.get(loop)
+    if outbox is None:
+        outbox = _outboxes[loop] = _Outbox()
+    outbox.queue.append((layer, group, message))
+    if outbox.task is None or outbox.task.done():
+        outbox.task = loop.create_task(_drain(outbox))
+
+
+async def _drain(outbox: _Outbox) -> None:
+    """Send everything queued: each group's messages in the order queued, groups side by side."""
+    while outbox.queue:
+        batch: dict[tuple[int, str], list] = {}
+        while outbox.queue:
+            layer, group, message = outbox.queue.popleft()
+            batch.setdefault((id(layer), group), [layer]).append(message)
+        await asyncio.gather(*(_send_in_order(group, items) for (_, group), items in batch.items()))
+
+
+async def _send_in_order(group: str, items: list) -> None:
+    layer, messages = items[0], items[1:]
+    for message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # as above: saved already; the sockets resync on the next version
+            log.exception("could not publish to %s", group)

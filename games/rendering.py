@@ -1,15 +1,17 @@
 """HTML of the game board and lobby fragments. The same partials serve page loads and pushes.
 
-``board_html`` renders the public board from a spectator view (once per change, shared by all);
+``board_html`` renders the public board from a spectator view; ``board_for`` does it at most
+once per game version, language and away seats in a process, for every socket that speaks HTML;
 ``controls_html`` renders one seat's private part: its prompt, its drawn card and its actions.
 Nothing here decides a rule: legal actions come from the engine's view.
 """
 
 import json
 import math
+from collections import OrderedDict
 
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import clock, engine
 from games.labels import PHASE_LABELS
@@ -106,6 +108,32 @@ def clock_context(public: dict | None) -> dict | None:
 
 def board_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/board.html", board_context(view, meta))
+
+
+BOARD_CACHE_SIZE = 1024
+_boards: OrderedDict = OrderedDict()
+
+
+def board_for(view: engine.View, meta: dict, language: str) -> str:
+    """The public board of ``meta``'s game and version in ``language``, rendered once and
+    shared by every socket of this process (the event loop's thread: no lock needed). A
+    version fixes the board but for the away seats and the turn clock, which change with time:
+    they are in the key too. The oldest boards are dropped past BOARD_CACHE_SIZE."""
+    key = (
+        meta["game"],
+        meta["version"],
+        language,
+        tuple(meta.get("away", ())),
+        repr(meta.get("clock")),
+    )
+    html = _boards.get(key)
+    if html is None:
+        with translation.override(language):
+            html = board_html(view, meta)
+        _boards[key] = html
+        if len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
+    return html
 
 
 def controls_context(view: engine.View, meta: dict) -> dict:

@@ -118,6 +118,21 @@ def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
     return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state, seats))
 
 
+def game_state_for_user(*, game_id: int, user) -> GameState:
+    """What ``user`` may see of the game now, and their seat (``None``: a spectator of a public
+    game; ``NotFound`` if they may not see it): two queries, the game with its lobby and its
+    players."""
+    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    seats = presence.seats_of(game)
+    uid = user.pk if user.is_authenticated else None
+    seat = next((p.seat for p in seats[0] if uid is not None and p.user_id == uid), None)
+    if seat is None and not game.lobby.is_public:
+        raise NotFound("There is no such game, or it is private.")
+    return game_state(game=game, seat=seat, seats=seats)
+
+
 def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
     return game_state(game=Game.objects.get(pk=game_id), seat=seat)
 

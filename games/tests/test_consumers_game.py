@@ -17,8 +17,7 @@ async def new_game(*users, **options):
 
 
 async def state_of(game) -> engine.Game:
-    record = (await Game.objects.aget(pk=game.pk)).record
-    return engine.from_record(record)
+    return engine.from_snapshot((await Game.objects.aget(pk=game.pk)).snapshot)
 
 
 async def test_first_frame_is_the_players_view_with_version(alice, bob):

@@ -52,9 +52,9 @@ async def test_games_resume_exactly_after_a_restart(alice, bob, charlie):
         after = {p: await p.open() for p in (a, b)}
         assert after == before
         assert await c.open() == before_c
-        record = (await Game.objects.aget(pk=drawing.pk)).record
+        snapshot = (await Game.objects.aget(pk=drawing.pk)).snapshot
         assert after[drawer] == {
-            **engine.view_of(engine.from_record(record), (a, b).index(drawer)).to_json(),
+            **engine.view_of(engine.from_snapshot(snapshot), (a, b).index(drawer)).to_json(),
             "version": version + 1,
         }
         await drawer.send({"swap": 3, "version": version + 1})
