@@ -116,7 +116,7 @@ def _play_one(game_id: int, now) -> int:
                 "bot runner: game %s stopped: round %s has gone %s turns with only bots playing",
                 game.pk,
                 state.round,
-                len(state.log.actions),
+                state.turns,
             )
             moderation.game_stop(game_id=game.pk)
             return 0
@@ -147,7 +147,7 @@ def _play_one(game_id: int, now) -> int:
 
 
 def _stalled(state: engine.Game) -> bool:
-    return len(state.log.actions) >= STALL_TURNS
+    return state.turns >= STALL_TURNS
 
 
 def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:

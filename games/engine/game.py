@@ -111,6 +111,7 @@ class Game:
         "totals",
         "results",
         "reveals",
+        "turns",
         "logs",
         "forced_reshuffles",
         "last_reshuffle",
@@ -167,6 +168,9 @@ class Game:
     def face_down_count(self, seat: int) -> int:
         return self.hidden[seat]
 
+    # ``turns``: turns begun in this round (a draw or a take of the discard), as the round's
+    # record has actions.
+
     def revealed_count(self, seat: int) -> int:
         return len(self.reveals[seat])
 
@@ -218,6 +222,7 @@ class Game:
             if self.drawn is not None:
                 raise DrawnCardPending("you already drew a card: swap it in or discard it and flip")
             self.drawn = self.draw_pile.pop()
+            self.turns += 1
             if logs is not None:
                 logs[-1].actions.append({"take": "deck"})
             return
@@ -228,6 +233,7 @@ class Game:
                 raise DrawnCardPending("you drew a card: swap it in or discard it and flip")
             self._check_in_grid(cards, pos)
             self._swap_in(seat, pos, self.discard.pop())
+            self.turns += 1
             if logs is not None:
                 logs[-1].actions.append({"take": "discard", "swap": pos})
         elif kind == SWAP:
@@ -283,6 +289,7 @@ class Game:
         other.totals = list(self.totals)
         other.results = list(self.results)
         other.reveals = [list(r) for r in self.reveals]
+        other.turns = self.turns
         if self.logs is None:
             other.logs = None
         else:
@@ -327,6 +334,7 @@ class Game:
         self.starter = None
         self.ender = None
         self.reveals = [[] for _ in range(n)]
+        self.turns = 0
         if self.logs is not None:
             self.logs.append(RoundLog(list(deck), self.reveals, [], []))
 

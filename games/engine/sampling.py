@@ -70,6 +70,7 @@ def sample_game(view: View, rng: random.Random) -> Game:
         face_up = [p for p, c in enumerate(grid) if c != HIDDEN]
         reveals.append(face_up[:count])
     game.reveals = reveals
+    game.turns = 0  # not in a view: only the record-keeping stall guard of the server reads it
     game.logs = None
     game.forced_reshuffles = []
     game.last_reshuffle = None

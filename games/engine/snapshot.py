@@ -2,7 +2,7 @@
 
 :func:`to_snapshot` keeps exactly what play needs: the players and rules, the round and phase,
 every grid (values and face-up flags), both piles, the drawn card, whose turn, the starter and
-ender, totals, round results and the current round's reveals. :func:`from_snapshot` restores it
+ender, totals, round results, the current round's reveals and its number of turns. :func:`from_snapshot` restores it
 in time independent of how long the game has run: nothing is replayed. The restored game keeps
 no record (``logs is None``) and gets a fresh random source, as a replayed one does: what is
 still to come (a reshuffle, the next deal) is not decided yet.
@@ -45,6 +45,7 @@ def to_snapshot(game: Game) -> dict:
         "totals": list(game.totals),
         "results": [[r.starter, r.ender, list(r.raw), list(r.scores)] for r in game.results],
         "reveals": [list(r) for r in game.reveals],
+        "turns": game.turns,
     }
 
 
@@ -76,6 +77,7 @@ def from_snapshot(data: dict, *, seed: int | None = None) -> Game:
         for starter, ender, raw, scores in data["results"]
     ]
     game.reveals = [list(r) for r in data["reveals"]]
+    game.turns = data.get("turns", 0)
     game.logs = None
     game.forced_reshuffles = []
     game.last_reshuffle = None

@@ -53,6 +53,7 @@ def state(game: Game) -> tuple:
         game.totals,
         game.results,
         game.reveals,
+        game.turns,
     )
 
 
@@ -97,6 +98,7 @@ def test_a_snapshot_restores_an_equal_game(seed, n, game_rules, stop):
         assert view_of(restored, seat) == view_of(game, seat)
     assert restored.to_act() == game.to_act()
     assert restored.logs is None
+    assert game.turns == len(game.log.actions)
 
 
 @PROFILE
