@@ -81,9 +81,14 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
             .values_list("seat", flat=True)
             .first()
         )
+    _check_may_watch(game, seat, user)
+    return game, seat
+
+
+def _check_may_watch(game: Game, seat: int | None, user) -> None:
+    """A private game is seen by its players and moderators only."""
     if seat is None and not game.lobby.is_public and not user.is_staff:
         raise NotFound("There is no such game, or it is private.")
-    return game, seat
 
 
 def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
@@ -120,16 +125,15 @@ def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
 
 def game_state_for_user(*, game_id: int, user) -> GameState:
     """What ``user`` may see of the game now, and their seat (``None``: a spectator of a public
-    game; ``NotFound`` if they may not see it): two queries, the game with its lobby and its
-    players."""
+    game, or a moderator; ``NotFound`` if they may not see it): two queries, the game with its
+    lobby and its players."""
     game = Game.objects.select_related("lobby").filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
     seats = presence.seats_of(game)
     uid = user.pk if user.is_authenticated else None
     seat = next((p.seat for p in seats[0] if uid is not None and p.user_id == uid), None)
-    if seat is None and not game.lobby.is_public:
-        raise NotFound("There is no such game, or it is private.")
+    _check_may_watch(game, seat, user)
     return game_state(game=game, seat=seat, seats=seats)
 
 
