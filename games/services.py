@@ -659,7 +659,7 @@ def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
             return
         state = _restore(game)
         game.version += 1
-        _schedule(game, state, mover=seat)
+        _schedule(game, state, presence.seats_of(game), mover=seat)
         game.save(update_fields=["version", "bot_due_at", "updated_at"])
         _announce_game(game, state, {"kind": "back", "seat": seat})
 

@@ -262,7 +262,7 @@ def test_bots_play_at_once_while_the_human_has_the_clock(alice):
     while autoplay.play_due_turns():
         pass
     state = restore(game)
-    assert len(state.log.reveals[1]) == 2 and len(state.log.reveals[0]) == 0
+    assert len(state.reveals[1]) == 2 and len(state.reveals[0]) == 0
     assert selectors.game_meta(game)["clock"]["seats"] == [0]
     assert autoplay.play_due_turns(now=after(game, 15)) == 1
     assert timeouts(game) == [0, 0]  # one reveal of two: the turn is not over yet
