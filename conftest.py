@@ -225,6 +225,10 @@ def _daphne_process(django_db_setup, django_db_blocker):
             pytest.fail("daphne_server needs a file test database (DATABASES TEST NAME).")
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
     process = DaphneProcess("127.0.0.1", _get_application, setup=_use_test_database)
+    # No SQLite connection may cross the fork: the child would share its WAL index and locks,
+    # and once this process closed it (pytest-django does between tests) SQLite deleted the WAL
+    # file the child still used, so neither saw the other's writes any more.
+    connections.close_all()
     with django_db_blocker.unblock():  # the forked child inherits this state
         process.start()
     while not process.ready.wait(timeout=1):
