@@ -31,6 +31,13 @@ from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
+
+def shutting_down(exc: BaseException) -> bool:
+    """A call refused because the server is stopping: its thread pools take no more work
+    ("cannot schedule new futures after shutdown"). Expected then, so no traceback."""
+    return isinstance(exc, RuntimeError) and "shutdown" in str(exc)
+
+
 MAX_FRAME = frames.MAX_FRAME
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -103,8 +110,11 @@ class UserSocket(NoDatabaseHopConsumer):
             claim, self.claim = self.claim, None
             try:
                 await sync_to_async(caps.release, thread_sensitive=False)(**claim)
-            except Exception:  # it lapses by itself (caps.LAPSE)
-                log.warning("could not release a socket's claim", exc_info=True)
+            except Exception as exc:  # it lapses by itself (caps.LAPSE)
+                if shutting_down(exc):
+                    log.warning("socket claim not released: the server is shutting down")
+                else:
+                    log.warning("could not release a socket's claim", exc_info=True)
 
     async def join_user_group(self) -> None:
         self.session_tag = account_sockets.session_tag(
@@ -209,8 +219,13 @@ class GameConsumer(UserSocket):
             )
         except DATABASE_DOWN as exc:
             log.warning("game socket %s: presence not recorded: %s", self.game_id, one_line(exc))
-        except Exception:
-            log.exception("game socket %s: could not record presence", self.game_id)
+        except Exception as exc:
+            if not shutting_down(exc):
+                log.exception("game socket %s: could not record presence", self.game_id)
+                return
+            log.warning(
+                "game socket %s: presence not recorded: the server is shutting down", self.game_id
+            )
 
     async def beat(self) -> None:
         """Every SKYJO_WS_HEARTBEAT seconds, the game's saved version: a socket that missed a
