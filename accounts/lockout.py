@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -77,6 +78,17 @@ def brake_engaged(request) -> timedelta | None:
 def _refusal(request, *, brake: bool, wait: timedelta):
     context = {"brake": brake, "retry_in": in_words(wait)}
     return render(request, LOCKOUT_TEMPLATE, context, status=429)
+
+
+class BrakeBackend:
+    """An authentication backend before the password check: while the address's brake is
+    engaged no log-in form (the admin's too) checks a password at all. It has no
+    ``get_user``, so that it never becomes a session's backend (as django-axes' own)."""
+
+    def authenticate(self, request, **credentials):
+        if request is not None and brake_engaged(request) is not None:
+            raise PermissionDenied
+        return None
 
 
 class LoginView(auth_views.LoginView):

@@ -228,6 +228,8 @@ SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 10, minimum=1)
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Before the password check (accounts.lockout: the brake on every log-in form).
+    "accounts.lockout.BrakeBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [

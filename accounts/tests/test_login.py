@@ -143,3 +143,24 @@ def test_logout_needs_a_post(client, alice):
     assert response.status_code == 302
     assert response.url == reverse("home")
     assert "_auth_user_id" not in client.session
+
+
+def test_the_brake_also_holds_on_the_admin_log_in(client, settings, django_user_model):
+    """The admin's own log-in form is braked too (by the first authentication backend)."""
+    django_user_model.objects.create_superuser("root", "root@example.com", PASSWORD)
+    settings.SKYJO_LOGIN_BRAKE = "3/h"
+    for attempt in range(3):
+        login(client, username=f"victim{attempt}", password="wrong")
+    response = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "root", "password": PASSWORD, "next": "/admin/"},
+        REMOTE_ADDR="10.0.0.1",
+    )
+    assert response.status_code == 200  # the form again, not the redirect into the admin
+    assert "_auth_user_id" not in client.session
+    other = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "root", "password": PASSWORD, "next": "/admin/"},
+        REMOTE_ADDR="10.0.7.7",
+    )
+    assert other.status_code == 302
