@@ -69,11 +69,13 @@ def _table() -> tuple[int, list[str]]:
     return game.pk, [session_cookie(u) for u in users]
 
 
-def _stored(game_id: int) -> tuple[Game, dict[int, tuple[int, dict]]]:
-    """The game and its stored moves by version (through database_sync_to_async, which closes
-    its connection: the async ORM would leave one open past the test)."""
+def _stored(game_id: int) -> tuple[Game, dict[int, tuple[int, dict]], dict]:
+    """The game, its stored moves by version and its record (assembled from rows), through
+    database_sync_to_async, which closes its connection: the async ORM would leave one open
+    past the test."""
     moves = Move.objects.filter(game_id=game_id).values_list("version", "seat", "action")
-    return Game.objects.get(pk=game_id), {v: (seat, action) for v, seat, action in moves}
+    game = Game.objects.get(pk=game_id)
+    return game, {v: (seat, action) for v, seat, action in moves}, game.record
 
 
 def _servers(count: int, settings_dict: dict) -> list:
@@ -120,7 +122,7 @@ async def test_killed_process_loses_no_acknowledged_move(production_layer):
         for process in (first, second, replacement):
             await asyncio.to_thread(stop, process)
 
-    game, stored = await db(_stored)(game_id)
+    game, stored, record = await db(_stored)(game_id)
     acknowledged = {step.version: (step.seat, step.action) for step in table.moves}
     lost_on_the_way = [step for step in table.moves if step.lost]
     outages = table.outages
@@ -135,5 +137,5 @@ async def test_killed_process_loses_no_acknowledged_move(production_layer):
     assert sorted(stored) == sorted(acknowledged)  # nothing stored that nobody saw applied
     assert game.status == Game.Status.FINISHED
     assert final["phase"] == "game_over"
-    replayed = engine.view_of(engine.from_record(game.record), None).to_json()
+    replayed = engine.view_of(engine.from_record(record), None).to_json()
     assert {**replayed, "version": game.version} == {**final, "drawn": None}
