@@ -4,7 +4,8 @@
   in with ``client.force_login(alice)``; ``client.login()`` does not work here because
   django-axes needs the request (use a POST to ``/accounts/login/`` to test logging in).
 - ``redis_url``: a Redis to talk to (``REDIS_URL`` if set, else a private ``redis-server``).
-- ``redis_channel_layer``: switches ``CHANNEL_LAYERS`` to channels_redis on ``redis_url``.
+- ``redis_channel_layer``: switches ``CHANNEL_LAYERS`` to channels_redis on ``redis_url``;
+  ``redis_everywhere`` also for the Daphne servers a test forks.
 - ``daphne_server``: base URL (``http://127.0.0.1:PORT``) of a real Daphne serving
   ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
   get ``transactional_db``: what they write is committed, so the server sees it.
@@ -193,6 +194,14 @@ def redis_channel_layer(settings, redis_url):
     channel_layers.backends.clear()
     yield settings.CHANNEL_LAYERS
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def redis_everywhere(redis_channel_layer, settings):
+    """``redis_channel_layer`` for this process and the Daphne servers it forks, which tests
+    reach as 127.0.0.1 or localhost."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    return redis_channel_layer
 
 
 # Daphne -----------------------------------------------------------------------------------

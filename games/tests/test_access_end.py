@@ -124,23 +124,6 @@ async def test_a_password_change_closes_every_socket_of_the_user(alice, bob):
 
 
 @pytest.fixture
-def redis_everywhere(settings, redis_url):
-    """The Daphne servers (forked from this process) and this process share channels_redis."""
-    from channels.layers import channel_layers
-
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "capacity": 1000, "expiry": 60},
-        }
-    }
-    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture
 def lost_close_messages(monkeypatch):
     """The "close" group message never arrives (a publish failure): only the per-frame check
     can stop the socket."""

@@ -12,23 +12,6 @@ from games.tests.live import Player, daphne, session_cookie
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-@pytest.fixture
-def redis_everywhere(settings, redis_url):
-    """Both the servers (forked from this process) and this process use channels_redis."""
-    from channels.layers import channel_layers
-
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "capacity": 1000, "expiry": 60},
-        }
-    }
-    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
 async def test_moves_cross_processes_through_redis(alice, bob, redis_everywhere):
     game = await db(start_game)(alice, bob)
     cookies = [await db(session_cookie)(u) for u in (alice, bob)]
