@@ -279,6 +279,7 @@ LANGUAGES = [
     ("sv", _("Swedish")),
     ("de", _("German")),
     ("nl", _("Dutch")),
+    ("fr", _("French")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")

@@ -76,6 +76,7 @@ def test_a_service_error_reaches_a_german_player_in_german(client, alice, bob, c
         ("nb", ["Spill Skyjo på nett", "Regler", "Innstillinger", "Spill mot boter"]),
         ("sv", ["Spela Skyjo online", "Regler", "Inställningar", "Spela mot bottar"]),
         ("nl", ["Speel Skyjo online", "Regels", "Instellingen", "Speel tegen bots"]),
+        ("fr", ["Jouez à Skyjo en ligne", "Règles", "Réglages", "Jouer contre des bots"]),
     ],
 )
 def test_each_language_is_shown(client, alice, bob, language, texts):
@@ -87,7 +88,7 @@ def test_each_language_is_shown(client, alice, bob, language, texts):
     game = start_game(alice, bob)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "Turn 2 of your cards" not in page
-    drawn = {"nb": "trekkbunke", "sv": "draghög", "nl": "trekstapel"}[language]
+    drawn = {"nb": "trekkbunke", "sv": "draghög", "nl": "trekstapel", "fr": "pioche"}[language]
     assert drawn in page
 
 
@@ -103,7 +104,7 @@ def test_an_anonymous_browser_gets_its_accept_language(client):
 
 @pytest.mark.django_db
 def test_english_stays_the_default(client):
-    page = client.get(reverse("home"), headers={"accept-language": "fr"}).content.decode()
+    page = client.get(reverse("home"), headers={"accept-language": "it"}).content.decode()
     assert '<html lang="en">' in page and "Play Skyjo online" in page
 
 
