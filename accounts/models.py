@@ -19,6 +19,9 @@ class User(AbstractUser):
     show_online_status = models.BooleanField(
         default=True, help_text="Let other players see when you are online."
     )
+    chat_enabled = models.BooleanField(
+        default=True, help_text="Show the chat of lobbies and games (off: neither see nor post)."
+    )
     is_banned = models.BooleanField(default=False)
     ban_reason = models.CharField(max_length=500, blank=True)
     banned_at = models.DateTimeField(null=True, blank=True)

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "games",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -214,6 +215,10 @@ SKYJO_RATELIMIT_REGISTER = env_rate("SKYJO_RATELIMIT_REGISTER", "5/h")  # per ad
 SKYJO_RATELIMIT_CREATE = env_rate("SKYJO_RATELIMIT_CREATE", "20/h")  # per user
 SKYJO_RATELIMIT_JOIN = env_rate("SKYJO_RATELIMIT_JOIN", "120/h")  # per user
 SKYJO_RATELIMIT_WRITE = env_rate("SKYJO_RATELIMIT_WRITE", "60/m")  # per user or address
+# Chat messages per user (every lobby and game together): at most SKYJO_CHAT_RATE in
+# SKYJO_CHAT_PERIOD seconds (chat.services).
+SKYJO_CHAT_RATE = env_int("SKYJO_CHAT_RATE", 5, minimum=1)
+SKYJO_CHAT_PERIOD = env_int("SKYJO_CHAT_PERIOD", 10, minimum=1)
 SKYJO_WS_RATE = env_float("SKYJO_WS_RATE", 10, minimum=0.1)  # frames per second
 SKYJO_WS_BURST = env_int("SKYJO_WS_BURST", 20, minimum=1)
 SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)

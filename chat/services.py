@@ -1,0 +1,201 @@
+"""Every write of the chat. Keyword-only, one transaction each, published after the commit.
+
+The interface other apps (moderation) call:
+
+- ``chat_post(*, user, text="", quick="", game_id=None, lobby_id=None, invite_code=None)``
+  -> ``Message``. Posts in a lobby or a game; in a game the channel follows the author (a
+  player writes in the players' channel, anyone else in the spectators'). Refused with a
+  ``chat.errors.ChatError`` (``code``: ``chat_empty``, ``chat_too_long``, ``chat_rate_limited``,
+  ``chat_silenced``, ``chat_off``, ``chat_not_allowed``), a message for people included.
+- ``message_hide(*, message_id, by)`` -> ``Message``: hides it (``hidden_at``, ``hidden_by``);
+  after the commit every open page of that lobby or game drops it (element ``#chat-msg-<id>``)
+  without a reload, and no page shows it again. Hiding twice keeps the first hide.
+  ``message_unhide(*, message_id)`` shows it again (on the next page load).
+- ``user_silence(*, user, until, reason, by)`` -> ``Silence``: ``user`` may not post until
+  ``until`` (an aware datetime; ``None``: for good); each post meanwhile is refused with
+  ``chat_silenced`` and a message that says until when and why. ``silence_lift(*, user, by)``
+  ends every silence of ``user`` now (returns how many).
+- Read side: ``chat.selectors`` (``messages_for``, ``active_silence``, ``muted_ids``).
+
+In HTML every message is an element ``<li id="chat-msg-<id>" class="chat-msg"
+data-message="<id>" data-author="<user id>">``, whose ``.chat-actions`` span holds the
+per-message buttons (mute; a report button fits there). The audit log is the caller's.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from accounts.models import User
+from chat import publish
+from chat.errors import (
+    ChatEmpty,
+    ChatNotAllowed,
+    ChatOff,
+    ChatRateLimited,
+    ChatSilenced,
+    ChatTooLong,
+)
+from chat.models import MAX_LENGTH, Message, Mute, Silence
+from chat.quick import QUICK, QUICK_ENGLISH
+from chat.selectors import active_silence
+from games.errors import NotFound
+from games.models import Game, GamePlayer
+from games.selectors import lobby_for_user
+
+
+def chat_post(
+    *,
+    user,
+    text: str = "",
+    quick: str = "",
+    game_id: int | None = None,
+    lobby_id: int | None = None,
+    invite_code: str | None = None,
+) -> Message:
+    """Post ``text`` (or the quick message ``quick``) in a game or a lobby: see the module."""
+    if quick:
+        if quick not in QUICK:
+            raise ChatEmpty()
+        text = QUICK_ENGLISH[quick]
+    text = " ".join((text or "").split())  # no line breaks or runs of spaces
+    if not text:
+        raise ChatEmpty()
+    if len(text) > MAX_LENGTH:
+        raise ChatTooLong(
+            _("A message may hold at most %(max)s characters (yours has %(length)s).")
+            % {"max": MAX_LENGTH, "length": len(text)}
+        )
+    with transaction.atomic():
+        # The author's row, locked: one author's posts are counted one at a time.
+        author = User.objects.select_for_update().filter(pk=user.pk).first()
+        if author is None or not author.is_active or author.is_banned:
+            raise ChatNotAllowed()
+        if not author.chat_enabled:
+            raise ChatOff()
+        now = timezone.now()
+        silence = active_silence(author.pk, now)
+        if silence is not None:
+            raise ChatSilenced(silenced_message(silence))
+        channel, where = _where(author, game_id=game_id, lobby_id=lobby_id, invite=invite_code)
+        _check_rate(author, now)
+        message = Message.objects.create(
+            author=author, channel=channel, text=text, quick=quick, created_at=now, **where
+        )
+        transaction.on_commit(lambda: publish.message_posted(message))
+    return message
+
+
+def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
+    if (game_id is None) == (lobby_id is None):
+        raise ChatNotAllowed()
+    if game_id is not None:
+        game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+        if game is None:
+            raise NotFound()
+        if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
+            return Message.Channel.PLAYERS, {"game": game}
+        if not game.lobby.is_public and not author.is_staff:
+            raise NotFound()
+        return Message.Channel.SPECTATORS, {"game": game}
+    lobby = lobby_for_user(lobby_id=lobby_id, user=author, invite_code=invite)
+    return Message.Channel.PLAYERS, {"lobby": lobby}
+
+
+def chat_rate() -> tuple[int, int]:
+    """``(messages, seconds)``: at most that many messages per user in that many seconds."""
+    return settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD
+
+
+def _check_rate(author, now) -> None:
+    if not settings.RATELIMIT_ENABLE:
+        return
+    count, seconds = chat_rate()
+    recent = Message.objects.filter(
+        author=author, created_at__gt=now - timedelta(seconds=seconds)
+    ).count()
+    if recent >= count:
+        raise ChatRateLimited(
+            ngettext_lazy(
+                "Too many messages: at most %(count)s in %(seconds)s seconds. "
+                "Wait a moment, then send it again.",
+                "Too many messages: at most %(count)s in %(seconds)s seconds. "
+                "Wait a moment, then send it again.",
+                count,
+            )
+            % {"count": count, "seconds": seconds}
+        )
+
+
+def silenced_message(silence: Silence) -> str:
+    if silence.until is None:
+        return _("A moderator has silenced you in the chat for good: %(reason)s") % {
+            "reason": silence.reason
+        }
+    until = formats.date_format(timezone.localtime(silence.until), "DATETIME_FORMAT")
+    return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % {
+        "until": until,
+        "reason": silence.reason,
+    }
+
+
+def message_hide(*, message_id: int, by) -> Message:
+    """Hide a message (a moderator's act): gone from every open page, and from every load."""
+    with transaction.atomic():
+        message = Message.objects.select_for_update().get(pk=message_id)
+        if message.hidden_at is None:
+            message.hidden_at = timezone.now()
+            message.hidden_by = by
+            message.save(update_fields=["hidden_at", "hidden_by"])
+        transaction.on_commit(lambda: publish.message_hidden(message))
+    return message
+
+
+def message_unhide(*, message_id: int) -> Message:
+    with transaction.atomic():
+        message = Message.objects.select_for_update().get(pk=message_id)
+        message.hidden_at = None
+        message.hidden_by = None
+        message.save(update_fields=["hidden_at", "hidden_by"])
+    return message
+
+
+def user_silence(*, user, until, reason: str, by) -> Silence:
+    """Silence ``user`` in every chat until ``until`` (``None``: for good), for ``reason``."""
+    with transaction.atomic():
+        return Silence.objects.create(user=user, until=until, reason=reason, by=by)
+
+
+def silence_lift(*, user, by) -> int:
+    with transaction.atomic():
+        now = timezone.now()
+        return Silence.objects.filter(user=user, lifted_at__isnull=True).update(
+            lifted_at=now, lifted_by=by
+        )
+
+
+def mute_set(*, muter, muted, on: bool) -> None:
+    """``muter`` mutes (``on``) or unmutes ``muted``: their messages vanish, or come back, on
+    every open page of ``muter`` at once and on every later load."""
+    if muter.pk == muted.pk:
+        return
+    with transaction.atomic():
+        if on:
+            Mute.objects.get_or_create(muter=muter, muted=muted)
+        else:
+            Mute.objects.filter(muter=muter, muted=muted).delete()
+        transaction.on_commit(lambda: publish.prefs_changed(muter.pk))
+
+
+def chat_enable(*, user, enabled: bool) -> None:
+    """Turn the chat on or off for ``user`` (all their pages: they neither see nor post)."""
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(chat_enabled=enabled)
+        user.chat_enabled = enabled
+        transaction.on_commit(lambda: publish.prefs_changed(user.pk))
