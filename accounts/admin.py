@@ -1,19 +1,27 @@
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils import timezone
 
 from accounts import services
 from accounts.admin_saves import ChangedColumnsOnly
 from accounts.forms import AdminPasswordOnlyForm
 from accounts.models import User
+from games.errors import ServiceError
+from moderation import services as moderation
 
 
 class BanActionForm(ActionForm):
     reason = forms.CharField(
         required=False,
         max_length=services.MAX_REASON,
-        help_text="Shown to the player when they try to log in.",
+        help_text="Shown to the player when they try to log in (required for a ban).",
+    )
+    days = forms.IntegerField(
+        required=False, min_value=1, max_value=3650, help_text="Days of the ban; empty: for good."
     )
 
 
@@ -28,27 +36,43 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
         *DjangoUserAdmin.fieldsets,
         ("Profile and preferences", {"fields": ("bio", "language", "show_online_status")}),
         (
-            "Ban (use the Ban and Unban actions of the list)",
-            {"fields": ("is_banned", "ban_reason", "banned_at")},
+            "Ban (use the Ban and Unban actions of the list, or the moderation pages)",
+            {"fields": ("is_banned", "ban_reason", "banned_at", "banned_until")},
         ),
     )
-    # Bans go through accounts.services (the actions), which also ends the player's access.
-    readonly_fields = ("is_banned", "ban_reason", "banned_at")
+    # Bans go through moderation.services (the actions): it ends the player's access and
+    # writes the audit log entry.
+    readonly_fields = ("is_banned", "ban_reason", "banned_at", "banned_until")
     action_form = BanActionForm
     actions = ("ban_users", "unban_users")
 
-    @admin.action(description="Ban selected users (with the reason typed beside the action)")
+    @admin.action(description="Ban selected users (with the reason and days typed beside it)")
     def ban_users(self, request, queryset):
-        reason = request.POST.get("reason", "")
-        banned = sum(
-            services.user_ban(user_id=pk, reason=reason, moderator=request.user)
-            for pk in queryset.values_list("pk", flat=True)
-        )
+        try:
+            days = BanActionForm.base_fields["days"].clean(request.POST.get("days"))
+        except forms.ValidationError:
+            self.message_user(request, "Days: a whole number from 1 to 3650.", messages.ERROR)
+            return
+        until = timezone.now() + timedelta(days=days) if days else None
+        try:
+            banned = sum(
+                moderation.player_ban(
+                    moderator=request.user,
+                    user_id=pk,
+                    reason=request.POST.get("reason", ""),
+                    until=until,
+                )
+                for pk in queryset.exclude(pk=request.user.pk).values_list("pk", flat=True)
+            )
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return
         self.message_user(request, f"Banned {banned} user(s).", messages.SUCCESS)
 
     @admin.action(description="Unban selected users")
     def unban_users(self, request, queryset):
         unbanned = sum(
-            services.user_unban(user_id=pk) for pk in queryset.values_list("pk", flat=True)
+            moderation.player_unban(moderator=request.user, user_id=pk)
+            for pk in queryset.values_list("pk", flat=True)
         )
         self.message_user(request, f"Unbanned {unbanned} user(s).", messages.SUCCESS)

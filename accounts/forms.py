@@ -10,6 +10,7 @@ from django.contrib.auth.forms import (
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.services import ban_in_force, ban_message
 
 
 class RegistrationForm(UserCreationForm):
@@ -35,12 +36,8 @@ class LoginForm(AuthenticationForm):
 
     def confirm_login_allowed(self, user):
         super().confirm_login_allowed(user)
-        if user.is_banned:
-            raise forms.ValidationError(
-                _("This account is banned: %(reason)s")
-                % {"reason": user.ban_reason or _("no reason given")},
-                code="banned",
-            )
+        if ban_in_force(user):
+            raise forms.ValidationError(ban_message(user), code="banned")
 
 
 class PasswordOnlyMixin:

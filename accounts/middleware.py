@@ -3,21 +3,22 @@ from django.contrib.auth import logout
 from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.utils import translation
-from django.utils.translation import gettext as _
+
+from accounts.services import ban_in_force, ban_message
 
 
 class BannedUserMiddleware:
-    """Log a banned player out on their next request."""
+    """Log a banned player out on their next request (a ban for a time that is over is lifted)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.is_banned:
-            reason = user.ban_reason or _("no reason given")
+        if user is not None and user.is_authenticated and ban_in_force(user):
+            message = ban_message(user)
             logout(request)
-            messages.error(request, _("This account is banned: %(reason)s") % {"reason": reason})
+            messages.error(request, message)
             return redirect("home")
         return self.get_response(request)
 

@@ -25,6 +25,9 @@ class User(AbstractUser):
     is_banned = models.BooleanField(default=False)
     ban_reason = models.CharField(max_length=500, blank=True)
     banned_at = models.DateTimeField(null=True, blank=True)
+    banned_until = models.DateTimeField(
+        null=True, blank=True, help_text="When a ban for a time ends; empty: banned for good."
+    )
     rating_mu = models.FloatField(default=25.0, help_text="OpenSkill skill estimate.")
     rating_sigma = models.FloatField(default=25.0 / 3, help_text="OpenSkill uncertainty.")
     rated_games = models.PositiveIntegerField(default=0)
@@ -48,17 +51,28 @@ class User(AbstractUser):
         if password_changed:
             sockets.close_user_sockets(self.pk)
 
-    def ban(self, reason: str = "") -> None:
-        """Ban this player; they are logged out on their next request, and their open
-        sockets close at once."""
+    BAN_FIELDS = ("is_banned", "ban_reason", "banned_at", "banned_until")
+
+    def ban(self, reason: str = "", until=None) -> None:
+        """Ban this player until ``until`` (``None``: for good); they are logged out on their
+        next request, and their open sockets close at once."""
         self.is_banned = True
         self.ban_reason = reason
         self.banned_at = timezone.now()
-        self.save(update_fields=["is_banned", "ban_reason", "banned_at"])
+        self.banned_until = until
+        self.save(update_fields=self.BAN_FIELDS)
         sockets.close_user_sockets(self.pk)
 
     def unban(self) -> None:
         self.is_banned = False
         self.ban_reason = ""
         self.banned_at = None
-        self.save(update_fields=["is_banned", "ban_reason", "banned_at"])
+        self.banned_until = None
+        self.save(update_fields=self.BAN_FIELDS)
+
+    @property
+    def ban_has_ended(self) -> bool:
+        """A ban for a time whose time is up (``accounts.services.ban_in_force`` lifts it)."""
+        return (
+            self.is_banned and self.banned_until is not None and self.banned_until <= timezone.now()
+        )

@@ -1,28 +1,34 @@
-"""Moderators' writes to accounts: ban and unban (the admin's actions call these).
+"""Writes to accounts behind a ban: ban and unban (moderation.services calls these, with its
+audit log entry), and the lifting of a ban for a time once its time is up.
 
 Each locks the user's row, saves only the ban columns (``User.ban``/``User.unban``) and returns
-whether anything changed. A banned player cannot log in (the reason is shown to them), is
-logged out on their next request, and ``User.ban`` is where their open sockets are told to
-close (issue 10 item 1).
+whether anything changed. A banned player cannot log in (the reason, and the end of a ban for
+a time, are shown to them), is logged out on their next request, and ``User.ban`` is where their
+open sockets are told to close (issue 10 item 1).
 """
 
 from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 
 MAX_REASON = User._meta.get_field("ban_reason").max_length
 
 
-def user_ban(*, user_id: int, reason: str = "", moderator=None) -> bool:
-    """Ban a player with a ``reason`` they will see. A moderator cannot ban themself."""
+def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> bool:
+    """Ban a player with a ``reason`` they will see, until ``until`` (``None``: for good).
+    A moderator cannot ban themself."""
     if moderator is not None and moderator.pk == user_id:
         return False
     reason = (reason or "").strip()[:MAX_REASON]
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=user_id).first()
-        if user is None or (user.is_banned and user.ban_reason == reason):
+        if user is None or (
+            user.is_banned and user.ban_reason == reason and user.banned_until == until
+        ):
             return False
-        user.ban(reason)
+        user.ban(reason, until)
     return True
 
 
@@ -34,3 +40,30 @@ def user_unban(*, user_id: int) -> bool:
             return False
         user.unban()
     return True
+
+
+def ban_in_force(user) -> bool:
+    """Whether ``user`` is banned now; a ban for a time whose time is up is lifted here (on
+    the player's next request or log-in), and ``user`` is updated to match."""
+    if not user.is_banned:
+        return False
+    if not user.ban_has_ended:
+        return True
+    with transaction.atomic():
+        row = User.objects.select_for_update().filter(pk=user.pk).first()
+        if row is not None and row.ban_has_ended:
+            row.unban()
+    user.refresh_from_db(fields=User.BAN_FIELDS)
+    return user.is_banned
+
+
+def ban_message(user) -> str:
+    """What a banned player reads: the moderator's reason, and when a ban for a time ends."""
+    reason = user.ban_reason or _("no reason given")
+    if user.banned_until is None:
+        return _("This account is banned: %(reason)s") % {"reason": reason}
+    until = formats.date_format(timezone.localtime(user.banned_until), "DATETIME_FORMAT")
+    return _("This account is banned until %(until)s: %(reason)s") % {
+        "until": until,
+        "reason": reason,
+    }

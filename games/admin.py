@@ -1,10 +1,11 @@
 """Admin for lobbies and games: game state is shown read-only; moderators close lobbies and
-stop games through games.moderation, which locks, saves and publishes like every service."""
+stop games through moderation.services (games.moderation below it), which locks, saves and
+publishes like every service, and writes the audit log entry."""
 
 from django.contrib import admin, messages
 
-from games import moderation
 from games.models import Game, GamePlayer, Lobby, Move, Round, Seat
+from moderation import services as moderation
 
 
 class ReadOnlyMixin:

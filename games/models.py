@@ -154,12 +154,23 @@ class Game(models.Model):
         blank=True,
         help_text="When the seats now to act began to wait for (the turn clock counts from it).",
     )
+    voided = models.BooleanField(
+        default=False,
+        help_text="Stopped by a moderator: counts nowhere (statistics, ratings, leaderboards).",
+    )
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"Game #{self.pk}"
+
+    @property
+    def counts(self) -> bool:
+        """Whether this game counts in statistics, ratings and leaderboards: finished, and not
+        voided. A moderator's stop (moderation.services.game_stop) voids a game; in a query,
+        filter ``status=Game.Status.FINISHED, voided=False`` (docs/moderation.md)."""
+        return self.status == self.Status.FINISHED and not self.voided
 
     @property
     def is_over(self) -> bool:

@@ -1,6 +1,8 @@
-"""Moderators' writes to lobbies and games: close a lobby, stop a game (the admin's actions).
+"""Writes that end lobbies and games from outside play: close a lobby, stop a game.
 
-Like every service, each runs in one transaction, locks in the one order (Lobby, then Game),
+moderation.services calls these for a moderator (with ``void=True`` and an audit log entry);
+the bot runner's stall guard (games.autoplay) stops a stuck game without voiding it. Like every
+service, each runs in one transaction, locks in the one order (Lobby, then Game),
 saves only the columns it changes, and publishes after the commit, so that players' pages and
 sockets learn of it at once. The admin shows game state read-only (games/admin.py): these are
 the only ways a moderator changes it.
@@ -19,8 +21,9 @@ from games.services import _announce_game, _announce_lobby, _restore
 log = logging.getLogger("skyjo.moderation")
 
 
-def lobby_close(*, lobby_id: int, moderator=None) -> bool:
-    """Close a lobby and stop its running game. ``False``: it was closed already."""
+def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> bool:
+    """Close a lobby and stop its running game (voided with ``void``: it counts nowhere).
+    ``False``: it was closed already."""
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.status == Lobby.Status.CLOSED:
@@ -28,15 +31,16 @@ def lobby_close(*, lobby_id: int, moderator=None) -> bool:
         lobby.status = Lobby.Status.CLOSED
         lobby.save(update_fields=["status"])
         if lobby.game_id:
-            _stop(_lock_game(lobby.game_id), lobby)
+            _stop(_lock_game(lobby.game_id), lobby, void)
         _announce_lobby(lobby.pk)
     log.info("lobby %s closed by %s", lobby_id, _who(moderator))
     return True
 
 
-def game_stop(*, game_id: int, moderator=None) -> bool:
+def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
     """Stop a running game: nobody can move in it any more, and its lobby closes if this is
-    its current game. ``False``: the game was over already."""
+    its current game. With ``void`` it is voided (``Game.voided``: it counts nowhere).
+    ``False``: the game was over already."""
     with transaction.atomic():
         lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
         lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
@@ -46,20 +50,23 @@ def game_stop(*, game_id: int, moderator=None) -> bool:
         if lobby is not None and lobby.game_id == game.pk:
             lobby.status = Lobby.Status.CLOSED
             lobby.save(update_fields=["status"])
-        _stop(game, lobby)
+        _stop(game, lobby, void)
     log.info("game %s stopped by %s", game_id, _who(moderator))
     return True
 
 
-def _stop(game: Game, lobby: Lobby | None) -> None:
+def _stop(game: Game, lobby: Lobby | None, void: bool) -> None:
     """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone."""
     if game.is_over:
         return
     game.status = Game.Status.ABORTED
+    game.voided = void
     game.finished_at = timezone.now()
     game.bot_due_at = None
     game.version += 1
-    game.save(update_fields=["status", "finished_at", "bot_due_at", "version", "updated_at"])
+    game.save(
+        update_fields=["status", "voided", "finished_at", "bot_due_at", "version", "updated_at"]
+    )
     _announce_game(game, _restore(game), {"kind": "aborted"})
     if lobby is not None:
         _announce_lobby(lobby.pk)

@@ -13,7 +13,7 @@ def staff_client(client, django_user_model):
 
 def test_admin_bans_and_unbans_selected_users(staff_client, alice, bob):
     url = reverse("admin:accounts_user_changelist")
-    staff_client.post(url, {"action": "ban_users", "_selected_action": [alice.pk]})
+    staff_client.post(url, {"action": "ban_users", "_selected_action": [alice.pk], "reason": "x"})
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert alice.is_banned and alice.banned_at is not None
@@ -49,7 +49,7 @@ def test_a_ban_carries_a_reason_the_player_sees_at_log_in(staff_client, alice, c
 def test_a_moderator_cannot_ban_themself(staff_client, django_user_model):
     root = django_user_model.objects.get(username="root")
     url = reverse("admin:accounts_user_changelist")
-    staff_client.post(url, {"action": "ban_users", "_selected_action": [root.pk]})
+    staff_client.post(url, {"action": "ban_users", "_selected_action": [root.pk], "reason": "x"})
     root.refresh_from_db()
     assert not root.is_banned
 
@@ -88,7 +88,7 @@ def test_the_ban_service_locks_the_row_and_writes_the_ban_columns_only(alice):
     if connection.vendor == "postgresql":
         assert any(s.startswith("SELECT") and "FOR UPDATE" in s for s in sql)
     [update] = [s for s in sql if s.startswith("UPDATE")]
-    assert update.split(" WHERE ")[0].count("=") == 3
+    assert update.split(" WHERE ")[0].count("=") == 4  # is_banned, reason, at, until
     assert services.user_ban(user_id=alice.pk, reason="spam") is False  # nothing new
     assert services.user_unban(user_id=alice.pk) is True
     assert services.user_unban(user_id=alice.pk) is False

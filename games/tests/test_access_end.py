@@ -80,7 +80,7 @@ async def test_a_ban_from_the_admin_closes_every_socket_of_the_user(alice, bob):
     started = time.monotonic()
     response = await sync_to_async(staff.post)(
         reverse("admin:accounts_user_changelist"),
-        {"action": "ban_users", "_selected_action": [alice.pk]},
+        {"action": "ban_users", "_selected_action": [alice.pk], "reason": "Cheating"},
     )
     assert response.status_code == 302
     await assert_closed(comms, started, "ban")
@@ -213,7 +213,7 @@ async def test_a_log_out_or_ban_on_one_process_closes_the_socket_on_another(
         await player.open()
         staff = await db(session_cookie)(root)
         started = time.monotonic()
-        ban = {"action": "ban_users", "_selected_action": [alice.pk]}
+        ban = {"action": "ban_users", "_selected_action": [alice.pk], "reason": "Cheating"}
         assert await asyncio.to_thread(post, port_b, "/admin/accounts/user/", staff, ban) == 200
         await closes_within(player, "ban in the admin", started)
     assert (await type(alice).objects.aget(pk=alice.pk)).is_banned

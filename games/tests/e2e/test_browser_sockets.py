@@ -65,6 +65,7 @@ def test_a_ban_from_the_admin_closes_the_game_page_socket(
     admin.goto(f"{daphne_server}/admin/accounts/user/")
     admin.locator(f'input[name="_selected_action"][value="{alice.pk}"]').check()
     admin.select_option('select[name="action"]', "ban_users")
+    admin.fill('input[name="reason"]', "Cheating")
     admin.get_by_role("button", name="Go").click()
     admin.get_by_text("Banned 1 user(s).").wait_for()
     # The socket closes with 4401; the page reloads once and the site logs the banned user out.

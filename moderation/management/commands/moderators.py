@@ -1,0 +1,40 @@
+"""``manage.py moderators [--add NAME ...] [--remove NAME ...]``: make sure the Moderators group
+exists with exactly its permissions (moderation.roles), then add or remove moderators (a
+moderator is in the group and is staff, so that the admin shows them the reports and the audit
+log, read-only), and list them."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from moderation.roles import GROUP_NAME, sync_group
+
+
+class Command(BaseCommand):
+    help = "Create or re-sync the Moderators group; add or remove moderators."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--add", nargs="+", default=[], metavar="NAME")
+        parser.add_argument("--remove", nargs="+", default=[], metavar="NAME")
+
+    def handle(self, *args, add, remove, **options):
+        group = sync_group()
+        User = get_user_model()
+        for name in add + remove:
+            if not User.objects.filter(username=name).exists():
+                raise CommandError(f"There is no user named {name!r}.")
+        for name in add:
+            user = User.objects.get(username=name)
+            user.groups.add(group)
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+        for name in remove:
+            user = User.objects.get(username=name)
+            user.groups.remove(group)
+            if not user.is_superuser:
+                user.is_staff = False
+                user.save(update_fields=["is_staff"])
+        names = sorted(group.user_set.values_list("username", flat=True))
+        self.stdout.write(
+            f"{GROUP_NAME}: {group.permissions.count()} permissions; "
+            f"members: {', '.join(names) or 'none'}"
+        )

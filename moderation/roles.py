@@ -1,0 +1,61 @@
+"""The ``Moderators`` group and exactly its permissions.
+
+A moderator is a player in this group, with ``is_staff`` so that the admin shows them the
+reports and the audit log (read-only). They are no superuser: the group holds the permissions
+below and nothing else (no change or delete of any row; every action is a service of
+moderation.services, which checks the permission itself). The data migration
+``0002_moderators_group`` creates the group; ``manage.py moderators`` re-syncs it and adds or
+removes moderators.
+"""
+
+GROUP_NAME = "Moderators"
+
+# (app label, codename): what a moderator may do, each checked by its service and view.
+PERMISSIONS = (
+    ("moderation", "view_report"),  # the moderation queue, a player's or a game's file
+    ("moderation", "view_auditentry"),  # the audit log
+    ("moderation", "dismiss_report"),
+    ("moderation", "hide_message"),
+    ("moderation", "silence_player"),
+    ("moderation", "ban_player"),  # ban and unban
+    ("moderation", "close_lobby"),
+    ("moderation", "stop_game"),
+)
+
+
+def perm(codename: str) -> str:
+    """The ``user.has_perm`` name of one of ``PERMISSIONS``."""
+    return f"moderation.{codename}"
+
+
+def sync_group(apps=None):
+    """Create the group if needed and give it exactly ``PERMISSIONS``; returns the group."""
+    if apps is None:
+        from django.apps import apps as global_apps
+
+        apps = global_apps
+    from django.contrib.auth.management import create_permissions
+
+    config = apps.get_app_config("moderation")
+    if (
+        getattr(config, "models_module", None) is None
+    ):  # a historical app: create_permissions skips it
+        config.models_module = True
+        create_permissions(config, apps=apps, verbosity=0)
+        config.models_module = None
+    else:
+        create_permissions(config, apps=apps, verbosity=0)
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+    group, _ = Group.objects.get_or_create(name=GROUP_NAME)
+    wanted = [
+        Permission.objects.get(content_type__app_label=app, codename=codename)
+        for app, codename in PERMISSIONS
+    ]
+    group.permissions.set(wanted)
+    return group
+
+
+def is_moderator(user) -> bool:
+    """Whether ``user`` may open the moderation pages (the queue)."""
+    return bool(user and user.is_authenticated and user.has_perm(perm("view_report")))

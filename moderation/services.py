@@ -1,0 +1,297 @@
+"""Every write of moderation: players' reports and moderators' actions.
+
+A moderator's action checks the moderator's permission (moderation.roles), runs in one
+transaction that locks in the site's one order (Lobby, then Game, then the rows below them;
+reports last), calls the service that owns the thing it changes (games.moderation for lobbies and
+games, accounts.services for bans, chat.services for messages and silences), writes one
+``AuditEntry`` and marks the report it answers as handled. What players see changes after the
+commit: those services publish then (a stopped game's board, a closed lobby, a hidden message
+gone from every open page) and a ban closes the player's open sockets.
+An action that changes nothing (a game already over, a player already unbanned) returns
+``False`` and writes no entry.
+"""
+
+from datetime import datetime
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts import services as accounts_services
+from accounts.models import User
+from chat.models import Message
+from games import moderation as games_moderation
+from games import selectors
+from games.errors import BadRequest, NotFound
+from games.models import Game, GamePlayer
+from moderation.models import AuditEntry, Report
+from moderation.roles import perm
+
+MAX_TEXT = Report._meta.get_field("text").max_length
+MAX_REASON = accounts_services.MAX_REASON
+
+
+# Reports ----------------------------------------------------------------------------------
+
+
+def report_create(
+    *,
+    reporter,
+    kind: str,
+    target_id: int,
+    reason: str,
+    text: str = "",
+    game_id: int | None = None,
+) -> tuple[Report, bool]:
+    """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``
+    (``Report.Reason``), with ``text`` in the reporter's words; ``game_id``: the game where a
+    player was reported, if any. A reporter reports a target once: a second report of it
+    returns the first, and ``False``."""
+    if reason not in Report.Reason.values:
+        raise BadRequest(_("Choose a reason from the list."))
+    report = Report(reporter=reporter, kind=kind, reason=reason, text=(text or "").strip())
+    report.text = report.text[:MAX_TEXT]
+    if kind == Report.Kind.PLAYER:
+        player = User.objects.filter(pk=target_id, is_active=True).first()
+        if player is None:
+            raise NotFound(_("There is no such player."))
+        if player.pk == reporter.pk:
+            raise BadRequest(_("You cannot report yourself."))
+        report.player = player
+        if game_id is not None:
+            game, _seat = selectors.game_for_user(game_id=game_id, user=reporter)
+            if GamePlayer.objects.filter(game=game, user=player).exists():
+                report.game, report.lobby_id = game, game.lobby_id
+        existing = {"player": player}
+    elif kind == Report.Kind.GAME:
+        game, _seat = selectors.game_for_user(game_id=target_id, user=reporter)
+        report.game, report.lobby_id = game, game.lobby_id
+        existing = {"game": game}
+    elif kind == Report.Kind.MESSAGE:
+        message = _message_for(reporter, target_id)
+        if message.author_id == reporter.pk:
+            raise BadRequest(_("You cannot report yourself."))
+        report.message_id = message.pk
+        report.player_id = message.author_id
+        report.game_id = message.game_id
+        report.lobby_id = message.lobby_id or (message.game.lobby_id if message.game_id else None)
+        existing = {"message_id": message.pk}
+    else:
+        raise BadRequest(_("Choose a reason from the list."))
+    mine = Report.objects.filter(reporter=reporter, kind=kind, **existing)
+    first = mine.first()
+    if first is not None:
+        return first, False
+    try:
+        with transaction.atomic():
+            report.save()
+    except IntegrityError:  # the same report, sent twice at once
+        return mine.get(), False
+    return report, True
+
+
+def _message_for(reporter, message_id: int) -> Message:
+    """The chat message ``reporter`` may read, else ``NotFound``: a lobby's if they may see the
+    lobby; a game's spectators' channel if they may watch the game; its players' channel if
+    they play in it (or may watch it once it is over)."""
+    message = Message.objects.filter(pk=message_id, hidden_at__isnull=True).first()
+    if message is None:
+        raise NotFound(_("There is no such message."))
+    if message.lobby_id is not None:
+        selectors.lobby_for_user(lobby_id=message.lobby_id, user=reporter)
+        return message
+    game, seat = selectors.game_for_user(game_id=message.game_id, user=reporter)
+    if message.channel == Message.Channel.PLAYERS and seat is None and not game.is_over:
+        raise NotFound(_("There is no such message."))
+    return message
+
+
+# Moderators' actions ------------------------------------------------------------------------
+
+
+def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
+    """Close a report with no action against anyone."""
+    _require(moderator, "dismiss_report")
+    with transaction.atomic():
+        report = Report.objects.select_for_update().filter(pk=report_id).first()
+        if report is None:
+            raise NotFound(_("There is no such report."))
+        if not report.is_open:
+            return False
+        _handled(report, moderator, Report.Status.DISMISSED)
+        _audit(
+            moderator,
+            AuditEntry.Action.DISMISS,
+            player=report.player,
+            lobby_id=report.lobby_id,
+            game_id=report.game_id,
+            message_id=report.message_id,
+            report=report,
+            reason=reason,
+        )
+    return True
+
+
+def player_ban(
+    *,
+    moderator,
+    user_id: int,
+    reason: str,
+    until: datetime | None = None,
+    report_id: int | None = None,
+) -> bool:
+    """Ban a player until ``until`` (``None``: for good) with a ``reason`` they will see. They
+    are logged out, and their open sockets close, once the transaction commits."""
+    _require(moderator, "ban_player")
+    reason = _reason(reason, required=True)
+    if until is not None and until <= timezone.now():
+        raise BadRequest(_("A ban for a time must end in the future."))
+    player = _player(user_id)
+    if player.pk == moderator.pk:
+        raise BadRequest(_("You cannot ban yourself."))
+    with transaction.atomic():
+        if not accounts_services.user_ban(
+            user_id=player.pk, reason=reason, until=until, moderator=moderator
+        ):
+            return False
+        report = _lock_report(report_id)
+        _audit(
+            moderator,
+            AuditEntry.Action.BAN,
+            player=player,
+            report=report,
+            reason=reason,
+            until=until,
+        )
+        _handled(report, moderator)
+    return True
+
+
+def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
+    """Lift a player's ban."""
+    _require(moderator, "ban_player")
+    player = _player(user_id)
+    with transaction.atomic():
+        if not accounts_services.user_unban(user_id=player.pk):
+            return False
+        _audit(moderator, AuditEntry.Action.UNBAN, player=player, reason=_reason(reason))
+    return True
+
+
+def lobby_close(
+    *, moderator, lobby_id: int, reason: str = "", report_id: int | None = None
+) -> bool:
+    """Close a lobby; its running game stops and is voided (it counts nowhere)."""
+    _require(moderator, "close_lobby")
+    with transaction.atomic():
+        game_id = (
+            Game.objects.filter(lobby_id=lobby_id, status=Game.Status.PLAYING)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if not games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True):
+            return False
+        report = _lock_report(report_id)
+        _audit(
+            moderator,
+            AuditEntry.Action.CLOSE_LOBBY,
+            lobby_id=lobby_id,
+            game_id=game_id,
+            report=report,
+            reason=_reason(reason),
+        )
+        _handled(report, moderator)
+    return True
+
+
+def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | None = None) -> bool:
+    """Stop a running game and void it (``Game.voided``: not counted in statistics or
+    ratings); its lobby closes if this is its current game."""
+    _require(moderator, "stop_game")
+    with transaction.atomic():
+        if not games_moderation.game_stop(game_id=game_id, moderator=moderator, void=True):
+            return False
+        lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
+        report = _lock_report(report_id)
+        _audit(
+            moderator,
+            AuditEntry.Action.STOP_GAME,
+            lobby_id=lobby_id,
+            game_id=game_id,
+            report=report,
+            reason=_reason(reason),
+        )
+        _handled(report, moderator)
+    return True
+
+
+# Helpers ----------------------------------------------------------------------------------
+
+
+def _require(moderator, codename: str) -> None:
+    if (
+        moderator is None
+        or not moderator.is_authenticated
+        or not moderator.has_perm(perm(codename))
+    ):
+        raise PermissionDenied(codename)
+
+
+def _reason(reason: str, *, required: bool = False) -> str:
+    reason = (reason or "").strip()[:MAX_REASON]
+    if required and not reason:
+        raise BadRequest(_("Give a reason: the player will read it."))
+    return reason
+
+
+def _player(user_id: int) -> User:
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        raise NotFound(_("There is no such player."))
+    return player
+
+
+def _lock_report(report_id: int | None) -> Report | None:
+    if report_id is None:
+        return None
+    report = Report.objects.select_for_update().filter(pk=report_id).first()
+    if report is None:
+        raise NotFound(_("There is no such report."))
+    return report
+
+
+def _handled(report: Report | None, moderator, status=Report.Status.ACTIONED) -> None:
+    if report is None or not report.is_open:
+        return
+    report.status = status
+    report.handled_by = moderator
+    report.handled_at = timezone.now()
+    report.save(update_fields=["status", "handled_by", "handled_at"])
+
+
+def _audit(
+    moderator,
+    action: str,
+    *,
+    player=None,
+    lobby_id=None,
+    game_id=None,
+    message_id=None,
+    report=None,
+    reason="",
+    until=None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        moderator=moderator,
+        moderator_name=moderator.get_username(),
+        action=action,
+        player=player,
+        player_name=player.get_username() if player is not None else "",
+        lobby_id=lobby_id,
+        game_id=game_id,
+        message_id=message_id,
+        report=report,
+        reason=reason,
+        until=until,
+    )

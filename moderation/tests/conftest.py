@@ -1,0 +1,34 @@
+"""Fixtures of the moderation tests: ``maud``, a moderator (in the Moderators group the data
+migration made, staff, no superuser); ``published``: what was published after the commit."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from accounts import sockets
+from conftest import _make_user
+from games import publish
+from moderation.roles import GROUP_NAME
+
+
+@pytest.fixture
+def maud(db, django_user_model):
+    user = _make_user(django_user_model, "maud")
+    user.groups.add(Group.objects.get(name=GROUP_NAME))
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return django_user_model.objects.get(pk=user.pk)  # no cached permissions
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """What was published after the commit: ("game", event kind), ("lobby", id) and
+    ("close", user id) for a user's sockets told to close."""
+    sent = []
+    monkeypatch.setattr(
+        publish, "game_changed", lambda view, meta, event: sent.append(("game", event["kind"]))
+    )
+    monkeypatch.setattr(publish, "lobby_changed", lambda lobby_id: sent.append(("lobby", lobby_id)))
+    monkeypatch.setattr(
+        sockets, "_send", lambda group, message: sent.append(("close", group.split(".")[1]))
+    )
+    return sent
