@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_rating'),
+        ('accounts', '0004_user_chat_enabled'),
     ]
 
     operations = [
