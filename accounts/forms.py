@@ -17,7 +17,9 @@ class RegistrationForm(UserCreationForm):
     """Username, e-mail (for password resets) and a password checked by the validators."""
 
     email = forms.EmailField(
-        required=True, help_text=_("Only used to reset a forgotten password. Never shown.")
+        label=_("E-mail address"),
+        required=True,
+        help_text=_("Only used to reset a forgotten password. Never shown."),
     )
 
     class Meta:

@@ -2,8 +2,9 @@
 
 Messages are lazy translations, turned into text in the language active where they are shown
 (the request's, or the socket's in games.consumers); codes never change with the language.
-``IllegalMove`` carries the rules engine's own message, which stays in English: games.engine is
-pure Python without Django or translations, and its ``code`` tells a client what went wrong.
+A message given as plain English text (the rules engine's, whose games.engine has no Django, and
+the frame parser's in games.frames) is shown translated by its ``code`` (:data:`CODE_MESSAGES`);
+the English text stays in the JSON error as ``detail``.
 """
 
 from django.db import InterfaceError, OperationalError
@@ -22,10 +23,17 @@ class ServiceError(Exception):
 
     @property
     def message(self) -> str:
-        return str(self.args[0])
+        """The message for people, in the active language."""
+        raw = self.args[0]
+        if isinstance(raw, str) and self.code in CODE_MESSAGES:
+            return str(CODE_MESSAGES[self.code])
+        return str(raw)
 
     def to_json(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message}}
+        error = {"code": self.code, "message": self.message}
+        if isinstance(self.args[0], str) and self.args[0] != error["message"]:
+            error["detail"] = self.args[0]
+        return {"error": error}
 
 
 class BadRequest(ServiceError):
@@ -148,3 +156,34 @@ class Unavailable(ServiceError):
         "The server cannot reach its database just now. Wait a moment: the game goes on "
         "as soon as it is back."
     )
+
+
+# The messages of errors raised with plain English text, by code: the rules engine's codes
+# (games/engine/errors.py) and the frame parser's (games/frames.py).
+CODE_MESSAGES = {
+    "error": ServiceError.default_message,
+    "bad_request": BadRequest.default_message,
+    "not_found": NotFound.default_message,
+    "server_error": _("Something went wrong on the server."),
+    "bad_frame": _("The server could not read that message."),
+    "frame_too_large": _("The server could not read that message: it is too long."),
+    "bad_json": _("The server could not read that message."),
+    "engine_error": _("The rules do not allow this move."),
+    "malformed_action": _("This move is not understood."),
+    "illegal_action": _("The rules do not allow this move."),
+    "not_a_player": NotAPlayer.default_message,
+    "not_your_turn": _("It is not your turn."),
+    "wrong_phase": _("This move is not possible at this point of the round."),
+    "game_over": GameOver.default_message,
+    "bad_position": _("There is no card at that position."),
+    "position_removed": _("That column has been removed."),
+    "card_face_up": _("That card is already face up."),
+    "reveals_done": _("You have already turned your two cards."),
+    "drawn_card_pending": _(
+        "You hold a drawn card: swap it in, or discard it and turn a face-down card."
+    ),
+    "nothing_drawn": _("Draw a card first."),
+    "discard_must_be_swapped": _("The card from the discard pile must replace one of your cards."),
+    "no_face_down_card": _("You have no face-down card left: swap the drawn card in."),
+    "bad_record": _("That did not work."),
+}

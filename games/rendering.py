@@ -9,12 +9,13 @@ Nothing here decides a rule: legal actions come from the engine's view.
 import json
 import math
 from collections import OrderedDict
+from dataclasses import replace
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games import clock, engine
-from games.labels import PHASE_LABELS
+from games.labels import PHASE_LABELS, player_label
 
 
 def band(value: int) -> str:
@@ -38,7 +39,13 @@ def card(value) -> dict:
     return {"state": "up", "value": value, "band": band(value)}
 
 
+def named(view: engine.View) -> engine.View:
+    """``view`` with the bots named in the active language (games.labels)."""
+    return replace(view, players=tuple(player_label(n) for n in view.players))
+
+
 def board_context(view: engine.View, meta: dict) -> dict:
+    view = named(view)
     players = []
     last = view.results[-1] if view.results else None
     over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
@@ -137,6 +144,7 @@ def board_for(view: engine.View, meta: dict, language: str) -> str:
 
 
 def controls_context(view: engine.View, meta: dict) -> dict:
+    view = named(view)
     seat = view.seat
     legal = [a.to_json() for a in view.legal_actions()] if seat is not None else []
     mine = seat is not None and view.current == seat

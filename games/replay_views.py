@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from games import engine, rendering, selectors
 from games.errors import NotFound
+from games.labels import step_text
 from games.models import Game
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -50,9 +51,15 @@ def replay_context(game: Game, step: int, positions: list[engine.Position]) -> d
         "away": [],
         "replay": True,
     }
+    moves = [
+        {"step": p.step, "round": p.round, "kind": p.kind, "text": step_text(p.facts)}
+        for p in positions
+    ]
     return {
         "game": game,
         "position": position,
+        "text": moves[step]["text"],
+        "moves": moves,
         "step": step,
         "last": last,
         "previous": max(step - 1, 0),

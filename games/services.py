@@ -476,7 +476,7 @@ def _level_list():
 
 
 def _engine_error(exc: engine.EngineError) -> IllegalMove:
-    """The engine's message stays in English (games.engine has no translations): see errors."""
+    """The engine's English message; it is shown translated by its code (games.errors)."""
     message = str(exc)
     return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)
 

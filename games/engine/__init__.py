@@ -57,7 +57,16 @@ from .game import (
     RoundResult,
     legal_actions,
 )
-from .record import DEAL, FORMAT, Position, from_record, iter_positions, replay_summary, to_record
+from .record import (
+    DEAL,
+    FORMAT,
+    Position,
+    describe,
+    from_record,
+    iter_positions,
+    replay_summary,
+    to_record,
+)
 from .rules import Rules
 from .snapshot import SNAPSHOT_FORMAT, from_snapshot, to_snapshot
 from .view import HIDDEN, View, view_of
@@ -115,6 +124,7 @@ __all__ = [
     "from_snapshot",
     "full_deck",
     "iter_positions",
+    "describe",
     "legal_actions",
     "replay_summary",
     "reveal",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .actions import (
     DRAW,
+    FLIP,
     REVEAL,
     SWAP,
     TAKE_DISCARD,
@@ -60,6 +61,10 @@ class Position:
     ``kind`` is ``"deal"`` (a round dealt, ``seat`` and ``action`` are ``None``) or the kind of
     the step's :class:`Action` (``reveal``, ``draw``, ``swap``, ``flip``, ``take_discard``).
     ``text`` describes the step from public information only; ``label`` prefixes its round.
+    ``facts`` says the same as data, for a text in another language: a tuple of
+    ``(fact, details)`` pairs, the step's own fact first (``deal``, ``reveal``, ``draw``,
+    ``take_discard``, ``swap``, ``flip``), then any of ``starts``, ``removed``, ``last_turns``,
+    ``round_over`` and ``game_over`` (see :func:`describe`).
     """
 
     step: int
@@ -69,6 +74,7 @@ class Position:
     action: Action | None
     text: str
     view: View
+    facts: tuple = ()
 
     @property
     def label(self) -> str:
@@ -89,6 +95,8 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
     >>> deal, turned = iter_positions(to_record(game))
     >>> deal.label, turned.step, turned.seat, turned.text.startswith("ann turns position 4: ")
     ('Round 1 · the cards are dealt', 1, 0, True)
+    >>> turned.facts[0][0], turned.facts[0][1]["pos"]
+    ('reveal', 4)
     """
     before: dict = {}
 
@@ -102,58 +110,85 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
 
     for index, (game, seat, step) in enumerate(_walk(data, seed, before=remember)):
         if step is None:
-            kind, text = DEAL, "the cards are dealt"
+            kind, facts = DEAL, ((DEAL, {}),)
         else:
-            kind, text = step.kind, _describe(game, seat, step, before)
-        yield Position(index, game.round, kind, seat, step, text, view_of(game))
+            kind, facts = step.kind, _facts(game, seat, step, before)
+        yield Position(index, game.round, kind, seat, step, describe(facts), view_of(game), facts)
 
 
-def _describe(game: Game, seat: int, step: Action, before: dict) -> str:
-    """What a spectator saw of one step, told from values that are public once it is done."""
+def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
+    """What a spectator saw of one step, from values that are public once it is done."""
     name, pos, kind = game.players[seat], step.pos, step.kind
     old = before["cards"][pos] if pos is not None else None
     if kind == REVEAL:
-        text = f"{name} turns position {pos}: {old}"
+        facts = [(REVEAL, {"name": name, "pos": pos, "value": old})]
         if game.phase == PLAY:
-            text += f" · {game.players[game.starter]} starts"
-        return text
+            facts.append(("starts", {"name": game.players[game.starter]}))
+        return tuple(facts)
     if kind == DRAW:
-        return f"{name} draws from the pile"
+        return ((DRAW, {"name": name}),)
     if kind == TAKE_DISCARD:
         placed = before["discard"]
-        text = f"{name} takes the discard {placed} and swaps position {pos}, discarding {old}"
+        facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
     elif kind == SWAP:
         placed = before["drawn"]
-        text = f"{name} swaps the drawn {placed} into position {pos}, discarding {old}"
+        facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
     else:
         placed = old
-        text = f"{name} discards the drawn {before['drawn']} and turns position {pos}: {old}"
+        facts = [(kind, {"name": name, "drawn": before["drawn"], "pos": pos, "value": old})]
     if _clears(before["cards"], before["up"], pos, placed):
-        text += f" · column {pos % COLS + 1} of three {placed}s removed"
+        facts.append(("removed", {"column": pos % COLS + 1, "value": placed}))
     if before["phase"] == PLAY and game.ender == seat:
-        text += f" · {name} has turned every card: last turns"
+        facts.append(("last_turns", {"name": name}))
     if len(game.results) > before["results"]:
-        text += " · " + _scored(game)
-    return text
+        result = game.results[-1]
+        scores = tuple(zip(game.players, result.raw, result.scores, strict=True))
+        facts.append(("round_over", {"scores": scores}))
+        if game.phase == GAME_OVER:
+            facts.append(("game_over", {"winners": tuple(game.players[s] for s in game.winners)}))
+    return tuple(facts)
+
+
+_TEXTS = {
+    DEAL: "the cards are dealt",
+    REVEAL: "{name} turns position {pos}: {value}",
+    "starts": "{name} starts",
+    DRAW: "{name} draws from the pile",
+    TAKE_DISCARD: "{name} takes the discard {placed} and swaps position {pos}, discarding {old}",
+    SWAP: "{name} swaps the drawn {placed} into position {pos}, discarding {old}",
+    FLIP: "{name} discards the drawn {drawn} and turns position {pos}: {value}",
+    "removed": "column {column} of three {value}s removed",
+    "last_turns": "{name} has turned every card: last turns",
+}
+
+
+def describe(facts: tuple) -> str:
+    """The English text of a step's facts (the record's own language).
+
+    >>> describe((("draw", {"name": "ann"}), ("last_turns", {"name": "ann"})))
+    'ann draws from the pile · ann has turned every card: last turns'
+    """
+    parts = []
+    for fact, details in facts:
+        if fact == "round_over":
+            scores = ", ".join(
+                f"{name} {raw} × 2 = {score}" if score != raw else f"{name} {score}"
+                for name, raw, score in details["scores"]
+            )
+            parts.append(f"round over: {scores}")
+        elif fact == "game_over":
+            winners = details["winners"]
+            verb = "wins" if len(winners) == 1 else "win"
+            parts.append(f"game over: {' and '.join(winners)} {verb}")
+        else:
+            parts.append(_TEXTS[fact].format(**details))
+    return " · ".join(parts)
 
 
 def _clears(cards: list, up: list, pos: int, placed: int) -> bool:
     """Whether placing ``placed`` face up at ``pos`` completes a column of three equal cards."""
     column = COLUMNS[pos % COLS]
     return all((cards[p] == placed and up[p]) or p == pos for p in column)
-
-
-def _scored(game: Game) -> str:
-    result = game.results[-1]
-    scores = ", ".join(
-        f"{name} {raw} × 2 = {score}" if score != raw else f"{name} {score}"
-        for name, raw, score in zip(game.players, result.raw, result.scores, strict=True)
-    )
-    if game.phase == GAME_OVER:
-        winners = " and ".join(game.players[s] for s in game.winners)
-        verb = "wins" if len(game.winners) == 1 else "win"
-        return f"round over: {scores} · game over: {winners} {verb}"
-    return f"round over: {scores}"
 
 
 def _walk(

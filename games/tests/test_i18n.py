@@ -2,6 +2,7 @@
 locale files complete and compiled (README, Translations)."""
 
 import json
+import random
 from pathlib import Path
 
 import polib
@@ -10,7 +11,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.urls import reverse
 
-from games import services
+from games import engine, services
+from games.models import Game
 from games.tests.helpers import start_game
 from games.tests.ws import ROUTER, db, game_socket, send
 
@@ -187,3 +189,95 @@ def test_the_compiled_mo_file_is_up_to_date(language, tmp_path):
     assert committed == _entries(polib.mofile(str(fresh))), (
         f"locale/{language}: run `django-admin compilemessages --ignore=.venv` and commit the .mo"
     )
+
+
+# Names, replays and errors in the viewer's language ------------------------------------------
+
+
+def finish_vs_bots(user, bots=2, end_score=1):
+    """A game of ``user`` against medium bots, played to its end through the services."""
+    game = services.bot_game_create(user=user, bots=bots, level="medium", end_score=end_score)
+    rng = random.Random(3)
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            return game
+        state = engine.from_snapshot(game.snapshot)
+        if state.phase == engine.ROUND_OVER:
+            services.game_set_ready(game_id=game.pk, user=user)
+            continue
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat)).to_json()
+        who = {"user": user} if seat == 0 else {"seat": seat}
+        services.game_apply_action(game_id=game.pk, action=action, version=game.version, **who)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.django_db
+def test_bots_and_a_game_against_bots_are_named_in_the_players_language(client, alice):
+    game = services.bot_game_create(user=alice, bots=2, level="medium")
+    assert game.lobby.name == "alice vs 2 medium bots"  # stored in English, as in the record
+    client.force_login(speaks(alice, "de"))
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "alice gegen 2 mittlere Bots" in page
+    assert "Mittlerer Bot 1" in page and "Mittlerer Bot 2" in page
+    assert "Medium bot" not in page and " vs " not in page
+    client.force_login(speaks(alice, "fr"))
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "alice contre 2 bots moyens" in page and "Bot moyen 2" in page
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert "alice contre 2 bots moyens" in page and "Medium bot" not in page
+
+
+@pytest.mark.django_db
+def test_the_replay_caption_and_moves_are_in_the_players_language(client, alice):
+    game = finish_vs_bots(alice)
+    client.force_login(speaks(alice, "de"))
+    url = reverse("games:replay", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert "Runde 1 · die Karten werden ausgeteilt" in page
+    assert "Mittlerer Bot 1 deckt Reihe" in page and "zieht vom Nachziehstapel" in page
+    assert "Runde vorbei: " in page and "Spiel vorbei" in page
+    for english in ("the cards are dealt", "turns row", "draws from", "round over", "Medium bot"):
+        assert english not in page
+    assert "Spielverlauf" not in page  # the replay itself offers no replay
+    client.force_login(speaks(alice, "nb"))
+    page = client.get(url).content.decode()
+    assert "Omgang 1 · kortene deles ut" in page and "Middels bot 2 snur rekke" in page
+
+
+@pytest.mark.django_db
+def test_the_register_form_is_translated(client):
+    page = client.get(
+        reverse("accounts:register"), headers={"accept-language": "de"}
+    ).content.decode()
+    assert "E-Mail-Adresse" in page and ">Email<" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_engine_and_frame_errors_are_translated_by_their_code(alice, bob):
+    game = await db(start_game)(alice, bob)
+    await db(speaks)(alice, "de")
+    html, _first = await game_socket(alice, game.pk, fmt="html")
+    await send(html, {"reveal": "2", "version": "0"})
+    await html.receive_from(timeout=5)
+    await send(html, {"reveal": "2", "version": "1"})
+    error = await html.receive_from(timeout=5)
+    assert 'data-code="card_face_up"' in error and "Diese Karte liegt schon offen." in error
+    assert "already face up" not in error
+    await html.disconnect()
+
+    comm = WebsocketCommunicator(
+        ROUTER, f"/ws/games/{game.pk}/?format=json", headers=[(b"accept-language", b"fr")]
+    )
+    comm.scope["user"] = bob
+    comm.scope["cookies"] = {}
+    assert (await comm.connect(timeout=5))[0]
+    await comm.receive_from(timeout=5)
+    await comm.send_to(text_data="[1, 2]")
+    error = json.loads(await comm.receive_from(timeout=5))["error"]
+    assert error["code"] == "bad_json"
+    assert error["message"] == "Le serveur n’a pas pu lire ce message."
+    assert error["detail"] == "A frame must be a JSON object."
+    await comm.disconnect()

@@ -10,8 +10,10 @@ from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from games import engine, moderation, services
+from games.labels import step_text
 from games.models import Game
 from games.tests.helpers import play_one, play_to_end, start_game
 
@@ -81,7 +83,7 @@ class TestReplayPage:
             assert "<html" in html
             assert f"Step {step} of {last}" in html
             assert 'id="board"' in html and f'data-version="{step}"' in html
-            assert positions[step].text in html
+            assert escape(step_text(positions[step].facts)) in html
             current = re.findall(r'<a href="[^"]*\?step=(\d+)"[^>]*aria-current="step"', html)
             assert current == [str(step)]
             assert html.count('<li class="move') == len(positions)
