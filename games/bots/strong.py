@@ -125,42 +125,63 @@ class StrongBot:
     name = "strong"
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        seat = view.seat
-        grid = view.grids[seat]
-        hidden = hidden_positions(grid)
+        grid = view.grids[view.seat]
         if view.phase == "reveal":
             col = rng.randrange(4)
             pair = [p for p in (col, col + 4) if grid[p] == H]
-            return reveal(pair[0] if pair else rng.choice(hidden))
+            return reveal(pair[0] if pair else rng.choice(hidden_positions(grid)))
+        _base, moves = self.values(view)
+        return best_of(moves)[0]
+
+    def values(self, view: View) -> tuple[float, list[tuple[Action, float]]]:
+        """The grid's value now and every legal turn step with the value it leads to.
+
+        Values are expected final scores of the seat's grid for the round (doubling included
+        when a move ends the round), plus the share of a discard's worth to the next player.
+        The order is the order of preference on ties: the draw before taking the discard,
+        the lowest position first, swaps before flips, and flips in the order the bot prefers
+        (outside a pair, in the column with fewest face-up cards). Reveal phase: no values (``[]``).
+        """
+        seat = view.seat
+        grid = view.grids[seat]
+        if view.phase not in ("play", "final") or view.current != seat:
+            return 0.0, []
+        hidden = hidden_positions(grid)
         ctx = _Context(view, _counts(view), len(hidden))
         cols = grid_value(grid, ctx)
         base = sum(cols)
         ending = self._ending(view, grid, hidden, ctx, base)
         nxt = view.grids[(seat + 1) % len(view.grids)]
         n_opp = len(view.grids) - 1
+        moves: list[tuple[Action, float]] = []
         if not view.drawing:
-            top = view.discard_top
             draw_value = self._draw_value(grid, hidden, cols, base, ctx, ending)
+            moves.append((draw(), draw_value))
+            top = view.discard_top
             if top is not None:
-                best, pos = self._best_swap(
-                    grid, hidden, top, cols, base, ctx, ending, nxt, n_opp, taking=True
-                )
-                if pos >= 0 and best < draw_value:
-                    return take_discard(pos)
-            return draw()
+                for p, value, raises in self._swaps(
+                    grid, hidden, top, cols, base, ctx, ending, nxt, n_opp
+                ):
+                    # It never takes a discard that raises a face-up card without completing
+                    # a column (bots would go round in circles): such a take counts as no
+                    # better than the draw.
+                    moves.append((take_discard(p), max(value, draw_value) if raises else value))
+            return base, moves
         card = view.drawn
-        best, pos = self._best_swap(grid, hidden, card, cols, base, ctx, ending, nxt, n_opp)
+        for p, value, _raises in self._swaps(
+            grid, hidden, card, cols, base, ctx, ending, nxt, n_opp
+        ):
+            moves.append((swap(p), value))
         if hidden:
-            flip_value, flip_pos = self._best_flip(grid, hidden, base, ctx, ending)
-            flip_value += self._gift(nxt, card, ctx) / n_opp
-            if flip_value < best:
-                return flip(flip_pos)
-        return swap(pos)
+            gift = self._gift(nxt, card, ctx) / n_opp
+            for p, value in self._flips(grid, hidden, base, ctx, ending):
+                moves.append((flip(p), value + gift))
+        return base, moves
 
     # ------------------------------------------------------------------ move values
 
-    def _best_swap(self, grid, hidden, card, cols, base, ctx, ending, nxt, n_opp, taking=False):
-        best, best_pos = math.inf, -1
+    def _swaps(self, grid, hidden, card, cols, base, ctx, ending, nxt, n_opp):
+        """``(position, value, raises)`` of putting ``card`` at each position of the grid."""
         last = len(hidden) == 1
         for p in range(12):
             here = grid[p]
@@ -168,40 +189,45 @@ class StrongBot:
                 continue
             col = p % 4
             after = _after(grid, p, card)
-            if taking and here != H and card >= here and after[0] is not None:
-                continue
+            raises = here != H and card >= here and after[0] is not None
             value = base - cols[col] + column_value(*after, ctx)
             if last and here == H and ending is not None:
                 value = self._end_value(grid, p, card, ending)
             elif ending is not None:
                 value += ending[1]
-            if here != H:
+            if here != H and nxt is not None:
                 value += self._gift(nxt, here, ctx) / n_opp
-            if value < best - 1e-9:
-                best, best_pos = value, p
-        return best, best_pos
+            yield p, value, raises
 
-    def _best_flip(self, grid, hidden, base, ctx, ending):
+    def _best_swap(self, grid, hidden, card, cols, base, ctx, ending):
+        best = math.inf
+        for _p, value, _raises in self._swaps(grid, hidden, card, cols, base, ctx, ending, None, 1):
+            if value < best:
+                best = value
+        return best
+
+    def _flips(self, grid, hidden, base, ctx, ending):
+        """``(position, value)`` of turning each face-down card, the preferred one first."""
         if len(hidden) == 1 and ending is not None:
             p = hidden[0]
             value = 0.0
             for i, prob in enumerate(ctx.probs):
                 if prob:
                     value += prob * self._end_value(grid, p, i - OFFSET, ending)
-            return value, p
-        plain = [p for p in hidden if not _in_pair(grid, p)] or hidden
-        p = min(plain, key=lambda q: (_up_in_column(grid, q), q))
-        return base + (ending[1] if ending is not None else 0.0), p
+            return [(p, value)]
+        value = base + (ending[1] if ending is not None else 0.0)
+        order = sorted(hidden, key=lambda q: (_in_pair(grid, q), _up_in_column(grid, q), q))
+        return [(p, value) for p in order]
 
     def _draw_value(self, grid, hidden, cols, base, ctx, ending) -> float:
         if not ctx.total:
             return math.inf
-        flip_value = self._best_flip(grid, hidden, base, ctx, ending)[0] if hidden else math.inf
+        flip_value = self._flips(grid, hidden, base, ctx, ending)[0][1] if hidden else math.inf
         value = 0.0
         for i, prob in enumerate(ctx.probs):
             if prob:
-                best = self._best_swap(grid, hidden, i - OFFSET, cols, base, ctx, ending, None, 1)
-                value += prob * min(best[0], flip_value)
+                best = self._best_swap(grid, hidden, i - OFFSET, cols, base, ctx, ending)
+                value += prob * min(best, flip_value)
         return value
 
     def _gift(self, nxt, card, ctx) -> float:
@@ -262,6 +288,15 @@ class StrongBot:
                 v = i - OFFSET
                 value += prob * max(0.0, *(simple_gain(g, p, v, mu) for p in cells))
         return value
+
+
+def best_of(moves: list[tuple[Action, float]]) -> tuple[Action, float]:
+    """The move of lowest value; on a tie (within 1e-9) the first of ``moves``."""
+    best = moves[0]
+    for move in moves[1:]:
+        if move[1] < best[1] - 1e-9:
+            best = move
+    return best
 
 
 class _FinalCtx:

@@ -64,6 +64,7 @@ from .record import (
     describe,
     from_record,
     iter_positions,
+    iter_steps,
     replay_summary,
     to_record,
 )
@@ -125,6 +126,7 @@ __all__ = [
     "full_deck",
     "iter_positions",
     "describe",
+    "iter_steps",
     "legal_actions",
     "replay_summary",
     "reveal",

@@ -116,6 +116,28 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
         yield Position(index, game.round, kind, seat, step, describe(facts), view_of(game), facts)
 
 
+def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, int, Action, View]]:
+    """Each step of a record with the view its player had just before it: ``(step, seat,
+    action, view)``, ``step`` numbered as in :func:`iter_positions` (deals count). The view is
+    the seat's own (its drawn card included), for judging the step from what the player knew.
+
+    >>> from games.engine import Game
+    >>> game = Game(["ann", "ben"], seed=3)
+    >>> game.apply(1, reveal(4))
+    >>> [(step, seat, action.kind, view.revealed) for step, seat, action, view in iter_steps(
+    ...     to_record(game))]
+    [(1, 1, 'reveal', (0, 0))]
+    """
+    views: list[View] = []
+
+    def remember(game: Game, seat: int, step: Action) -> None:
+        views.append(view_of(game, seat))
+
+    for index, (_game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+        if step is not None:
+            yield index, seat, step, views.pop()
+
+
 def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
     """What a spectator saw of one step, from values that are public once it is done."""
     name, pos, kind = game.players[seat], step.pos, step.kind
