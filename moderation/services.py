@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import services as accounts_services
 from accounts.models import User
+from chat import services as chat_services
 from chat.models import Message
 from games import moderation as games_moderation
 from games import selectors
@@ -130,6 +131,71 @@ def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
             report=report,
             reason=reason,
         )
+    return True
+
+
+def message_hide(
+    *, moderator, message_id: int, reason: str = "", report_id: int | None = None
+) -> bool:
+    """Hide a chat message: after the commit it disappears from every open page of its lobby
+    or game (chat.services.message_hide publishes it), and no page shows it again. Every open
+    report of it is answered."""
+    _require(moderator, "hide_message")
+    with transaction.atomic():
+        message = Message.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise NotFound(_("There is no such message."))
+        if message.is_hidden:
+            return False
+        chat_services.message_hide(message_id=message.pk, by=moderator)
+        report = _lock_report(report_id)
+        lobby_id = message.lobby_id or Game.objects.get(pk=message.game_id).lobby_id
+        _audit(
+            moderator,
+            AuditEntry.Action.HIDE_MESSAGE,
+            player=message.author,
+            lobby_id=lobby_id,
+            game_id=message.game_id,
+            message_id=message.pk,
+            report=report,
+            reason=_reason(reason),
+        )
+        _handled(report, moderator)
+        Report.objects.filter(
+            kind=Report.Kind.MESSAGE, message_id=message.pk, status=Report.Status.OPEN
+        ).update(status=Report.Status.ACTIONED, handled_by=moderator, handled_at=timezone.now())
+    return True
+
+
+def player_silence(
+    *,
+    moderator,
+    user_id: int,
+    until: datetime,
+    reason: str,
+    report_id: int | None = None,
+) -> bool:
+    """Silence a player in every chat until ``until`` with a ``reason`` they read when they
+    try to post (chat.services.user_silence)."""
+    _require(moderator, "silence_player")
+    reason = _reason(reason, required=True)
+    if until is None or until <= timezone.now():
+        raise BadRequest(_("A silence must end in the future."))
+    player = _player(user_id)
+    if player.pk == moderator.pk:
+        raise BadRequest(_("You cannot silence yourself."))
+    with transaction.atomic():
+        chat_services.user_silence(user=player, until=until, reason=reason, by=moderator)
+        report = _lock_report(report_id)
+        _audit(
+            moderator,
+            AuditEntry.Action.SILENCE,
+            player=player,
+            report=report,
+            reason=reason,
+            until=until,
+        )
+        _handled(report, moderator)
     return True
 
 

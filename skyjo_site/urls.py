@@ -36,4 +36,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("moderation.urls")),
 ]

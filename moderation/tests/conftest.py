@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from accounts import sockets
+from chat import publish as chat_publish
 from conftest import _make_user
 from games import publish
 from moderation.roles import GROUP_NAME
@@ -22,7 +23,7 @@ def maud(db, django_user_model):
 @pytest.fixture
 def published(monkeypatch):
     """What was published after the commit: ("game", event kind), ("lobby", id) and
-    ("close", user id) for a user's sockets told to close."""
+    ("close", user id) for a user's sockets told to close, ("hidden", message id)."""
     sent = []
     monkeypatch.setattr(
         publish, "game_changed", lambda view, meta, event: sent.append(("game", event["kind"]))
@@ -30,5 +31,8 @@ def published(monkeypatch):
     monkeypatch.setattr(publish, "lobby_changed", lambda lobby_id: sent.append(("lobby", lobby_id)))
     monkeypatch.setattr(
         sockets, "_send", lambda group, message: sent.append(("close", group.split(".")[1]))
+    )
+    monkeypatch.setattr(
+        chat_publish, "message_hidden", lambda message: sent.append(("hidden", message.pk))
     )
     return sent

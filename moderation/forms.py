@@ -1,0 +1,78 @@
+"""Forms of the report pages and of the moderators' actions."""
+
+from datetime import timedelta
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from moderation.models import Report
+from moderation.services import MAX_REASON, MAX_TEXT
+
+DURATIONS = {
+    "1h": timedelta(hours=1),
+    "1d": timedelta(days=1),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+    "forever": None,
+}
+SILENCE_CHOICES = [
+    ("1h", _("1 hour")),
+    ("1d", _("1 day")),
+    ("7d", _("7 days")),
+    ("30d", _("30 days")),
+]
+BAN_CHOICES = [
+    ("1d", _("1 day")),
+    ("7d", _("7 days")),
+    ("30d", _("30 days")),
+    ("forever", _("For good")),
+]
+
+
+class ReportForm(forms.Form):
+    reason = forms.ChoiceField(
+        label=_("What is wrong?"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
+    text = forms.CharField(
+        label=_("Tell the moderators more (optional)"),
+        max_length=MAX_TEXT,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args, targets=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if targets:
+            self.fields = {
+                "target": forms.ChoiceField(
+                    label=_("What do you report?"), choices=targets, widget=forms.RadioSelect
+                ),
+                **self.fields,
+            }
+
+
+class ActionForm(forms.Form):
+    """A moderator's action: an optional note (a reason), the report it answers, where to go
+    back to."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=MAX_REASON, required=False)
+    report = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    next = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class SanctionForm(ActionForm):
+    """A silence or a ban: for how long, and a reason the player reads."""
+
+    reason = forms.CharField(
+        label=_("Reason (the player reads it)"), max_length=MAX_REASON, required=True
+    )
+    duration = forms.ChoiceField(label=_("For"), choices=SILENCE_CHOICES)
+
+    def until(self):
+        span = DURATIONS[self.cleaned_data["duration"]]
+        return None if span is None else timezone.now() + span
+
+
+class BanForm(SanctionForm):
+    duration = forms.ChoiceField(label=_("For"), choices=BAN_CHOICES)

@@ -1,0 +1,113 @@
+"""Chat messages: reported once per reporter, hidden by a moderator (gone from every open
+page after the commit), and silences; each with its audit log entry."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from chat import selectors as chat_selectors
+from chat import services as chat_services
+from chat.errors import ChatSilenced
+from games.errors import BadRequest, NotFound
+from games.tests.helpers import start_game
+from moderation import services
+from moderation.models import AuditEntry, Report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob, charlie):
+    return start_game(alice, bob, charlie)
+
+
+@pytest.fixture
+def message(game, bob):
+    return chat_services.chat_post(user=bob, text="you are all idiots", game_id=game.pk)
+
+
+def report_message(reporter, message):
+    return services.report_create(
+        reporter=reporter, kind="message", target_id=message.pk, reason="abuse"
+    )
+
+
+def test_a_player_reports_a_message_once(message, alice, charlie, bob, game):
+    first, created = report_message(charlie, message)
+    assert created and (first.message_id, first.player, first.game, first.lobby_id) == (
+        message.pk,
+        bob,
+        game,
+        game.lobby_id,
+    )
+    assert report_message(charlie, message) == (first, False)
+    assert report_message(alice, message)[1] is True
+    with pytest.raises(BadRequest):
+        report_message(bob, message)  # their own
+
+
+def test_a_message_is_reported_only_by_who_can_read_it(message, django_user_model):
+    watcher = django_user_model.objects.create_user("dora", password="x-dora-pw-1")
+    with pytest.raises(NotFound):  # the players' channel, while the game runs
+        report_message(watcher, message)
+    assert not Report.objects.exists()
+
+
+def test_hiding_a_message_answers_its_reports_and_tells_every_page(
+    maud, message, alice, charlie, published, django_capture_on_commit_callbacks
+):
+    first, _ = report_message(charlie, message)
+    second, _ = report_message(alice, message)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.message_hide(
+            moderator=maud, message_id=message.pk, reason="insult", report_id=first.pk
+        )
+    assert published == [("hidden", message.pk)]
+    message.refresh_from_db()
+    assert message.is_hidden and message.hidden_by == maud
+    shown = chat_selectors.messages_for(user=alice, game_id=message.game_id)
+    assert message not in shown
+    assert set(Report.objects.values_list("status", flat=True)) == {"actioned"}
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.player_name, entry.message_id, entry.report, entry.reason) == (
+        "hide_message",
+        "bob",
+        message.pk,
+        first,
+        "insult",
+    )
+    assert second.pk != first.pk
+    assert services.message_hide(moderator=maud, message_id=message.pk) is False
+    assert AuditEntry.objects.count() == 1
+
+
+def test_a_silence_for_a_time(maud, bob, game):
+    until = timezone.now() + timedelta(hours=1)
+    assert services.player_silence(moderator=maud, user_id=bob.pk, until=until, reason="spam")
+    with pytest.raises(ChatSilenced) as refused:
+        chat_services.chat_post(user=bob, text="hello?", game_id=game.pk)
+    assert "spam" in str(refused.value)
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.player_name, entry.until, entry.reason) == (
+        "silence",
+        "bob",
+        until,
+        "spam",
+    )
+    with pytest.raises(BadRequest):
+        services.player_silence(moderator=maud, user_id=bob.pk, until=timezone.now(), reason="x")
+    with pytest.raises(BadRequest):
+        services.player_silence(moderator=maud, user_id=bob.pk, until=until, reason="")
+
+
+def test_a_player_may_neither_hide_nor_silence(alice, bob, message):
+    with pytest.raises(PermissionDenied):
+        services.message_hide(moderator=alice, message_id=message.pk)
+    with pytest.raises(PermissionDenied):
+        services.player_silence(
+            moderator=alice, user_id=bob.pk, until=timezone.now() + timedelta(1), reason="x"
+        )
+    message.refresh_from_db()
+    assert not message.is_hidden and chat_selectors.active_silence(bob.pk) is None

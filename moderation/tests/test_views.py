@@ -1,0 +1,204 @@
+"""The report pages and the moderators' pages: what a player may do (report, once), what a
+moderator may do (exactly the Moderators group's permissions), and that each action button
+goes through its service."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.urls import reverse
+from django.utils import timezone
+
+from chat import services as chat_services
+from games.tests.helpers import start_game
+from moderation.models import AuditEntry, Report
+from moderation.roles import GROUP_NAME, PERMISSIONS
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob, charlie):
+    return start_game(alice, bob, charlie)
+
+
+@pytest.fixture
+def message(game, bob):
+    return chat_services.chat_post(user=bob, text="<b>you</b> are all idiots", game_id=game.pk)
+
+
+def test_the_moderators_group_has_exactly_its_permissions(maud):
+    group = Group.objects.get(name=GROUP_NAME)
+    granted = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
+    assert granted == set(PERMISSIONS)
+    assert not maud.is_superuser
+    assert maud.get_all_permissions() == {f"{app}.{code}" for app, code in PERMISSIONS}
+    # No permission exists to add, change or delete a report or an audit log entry.
+    assert not Permission.objects.filter(
+        content_type__app_label="moderation", codename__regex=r"^(add|change|delete)_"
+    ).exists()
+
+
+def test_the_command_adds_and_removes_a_moderator(alice):
+    from django.core.management import call_command
+
+    call_command("moderators", add=["alice"])
+    alice.refresh_from_db()
+    assert alice.is_staff and alice.has_perm("moderation.ban_player")
+    call_command("moderators", remove=["alice"])
+    alice = type(alice).objects.get(pk=alice.pk)
+    assert not alice.is_staff and not alice.has_perm("moderation.ban_player")
+
+
+def test_a_player_reports_a_player_from_the_profile_once(client, charlie, bob):
+    client.force_login(charlie)
+    profile = client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+    url = reverse("moderation:report_player", args=["bob"])
+    assert url in profile
+    page = client.post(url, {"reason": "abuse", "text": "rude to me"}, follow=True)
+    assert "Thank you: your report was received." in page.content.decode()
+    again = client.get(url).content.decode()
+    assert "Your report was received" in again and 'name="reason"' not in again
+    client.post(url, {"reason": "spam"})
+    assert Report.objects.get().reason == "abuse"
+    client.force_login(bob)
+    assert client.get(reverse("moderation:report_player", args=["bob"])).status_code == 404
+
+
+def test_a_player_reports_the_game_or_a_player_at_the_table(client, game, charlie, alice):
+    client.force_login(charlie)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    url = reverse("moderation:report_game", args=[game.pk])
+    assert url in page
+    form = client.get(url).content.decode()
+    assert 'value="game"' in form and f'value="{alice.pk}"' in form
+    assert f'value="{charlie.pk}"' not in form  # not themself
+    client.post(url, {"target": str(alice.pk), "reason": "cheating"})
+    response = client.post(url, {"target": "game", "reason": "unsporting"}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:game", args=[game.pk])
+    assert "your report was received" in response.content.decode()
+    assert sorted(Report.objects.values_list("kind", "player__username", "game")) == [
+        ("game", None, game.pk),
+        ("player", "alice", game.pk),
+    ]
+
+
+def test_a_player_reports_a_message(client, message, charlie):
+    client.force_login(charlie)
+    url = reverse("moderation:report_message", args=[message.pk])
+    assert client.get(url).status_code == 200
+    client.post(url, {"reason": "abuse"})
+    client.post(url, {"reason": "abuse"})
+    assert Report.objects.filter(kind="message", message_id=message.pk).count() == 1
+
+
+def moderator_urls(game, message, bob):
+    return [
+        reverse("moderation:queue"),
+        reverse("moderation:player", args=[bob.username]),
+        reverse("moderation:game", args=[game.pk]),
+        reverse("moderation:log"),
+    ]
+
+
+def test_a_player_sees_no_moderation_page_and_may_do_no_action(client, alice, bob, game, message):
+    report = Report.objects.create(reporter=alice, kind="player", player=bob, reason="abuse")
+    client.force_login(alice)
+    for url in moderator_urls(game, message, bob):
+        assert client.get(url).status_code == 403, url
+    posts = {
+        "dismiss": report.pk,
+        "hide": message.pk,
+        "silence": bob.pk,
+        "ban": bob.pk,
+        "unban": bob.pk,
+        "close_lobby": game.lobby_id,
+        "stop_game": game.pk,
+    }
+    data = {"reason": "x", "duration": "1d"}
+    for action, pk in posts.items():
+        url = reverse("moderation:act", args=[action, pk])
+        assert client.post(url, data).status_code == 403, action
+    assert not AuditEntry.objects.exists()
+    assert "Moderation" not in client.get("/").content.decode()
+
+
+def test_the_queue_shows_open_reports_oldest_first_with_the_message_in_context(
+    client, maud, alice, charlie, bob, game, message
+):
+    after = chat_services.chat_post(user=alice, text="calm down", game_id=game.pk)
+    Report.objects.create(reporter=alice, kind="player", player=bob, reason="cheating")
+    client.force_login(charlie)
+    client.post(reverse("moderation:report_message", args=[message.pk]), {"reason": "abuse"})
+    Report.objects.create(
+        reporter=alice, kind="game", game=game, reason="other", status="dismissed"
+    )
+    client.force_login(maud)
+    page = client.get(reverse("moderation:queue")).content.decode()
+    assert "2 open reports" in page
+    assert page.index("Cheating") < page.index("Insults or harassment")
+    card = page[page.index("The message in context") :]
+    assert "&lt;b&gt;you&lt;/b&gt; are all idiots" in card  # escaped
+    reported = card.index(f'mod-msg-reported" id="mod-msg-{message.pk}"')
+    assert reported < card.index(f'id="mod-msg-{after.pk}"')
+    assert "1 other report about this player." in page
+    assert reverse("moderation:act", args=["hide", message.pk]) in page
+
+
+def test_every_action_button_goes_through_its_service(client, maud, alice, bob, game, message):
+    report = Report.objects.create(
+        reporter=alice, kind="message", message_id=message.pk, player=bob, reason="abuse"
+    )
+    client.force_login(maud)
+    queue = reverse("moderation:queue")
+
+    def act(action, pk, **data):
+        response = client.post(
+            reverse("moderation:act", args=[action, pk]), {"next": queue, **data}
+        )
+        assert response.status_code == 302 and response["Location"] == queue, action
+
+    act("hide", message.pk, report=report.pk, reason="insult")
+    act("silence", bob.pk, duration="1h", reason="insults")
+    act("ban", bob.pk, duration="7d", reason="insults again")
+    act("unban", bob.pk)
+    act("stop_game", game.pk, reason="voided for abuse")
+    act("close_lobby", game.lobby_id)  # closed with the game already: nothing to do
+    other = Report.objects.create(reporter=alice, kind="player", player=bob, reason="spam")
+    act("dismiss", other.pk)
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", flat=True)) == [
+        "hide_message",
+        "silence",
+        "ban",
+        "unban",
+        "stop_game",
+        "dismiss",
+    ]
+    ban = AuditEntry.objects.get(action="ban")
+    assert timedelta(days=6) < ban.until - timezone.now() <= timedelta(days=7)
+    log = client.get(reverse("moderation:log")).content.decode()
+    assert "insults again" in log and "voided for abuse" in log
+    game.refresh_from_db()
+    assert game.voided
+
+
+def test_a_ban_needs_a_reason(client, maud, bob):
+    client.force_login(maud)
+    client.post(reverse("moderation:act", args=["ban", bob.pk]), {"duration": "forever"})
+    bob.refresh_from_db()
+    assert not bob.is_banned
+
+
+def test_a_moderator_has_no_way_to_edit_or_delete_the_audit_log(client, maud, bob):
+    client.force_login(maud)
+    client.post(reverse("moderation:act", args=["ban", bob.pk]), {"duration": "1d", "reason": "x"})
+    entry = AuditEntry.objects.get()
+    assert client.get(reverse("admin:moderation_auditentry_changelist")).status_code == 200
+    change = reverse("admin:moderation_auditentry_change", args=[entry.pk])
+    page = client.get(change).content.decode()
+    assert 'name="_save"' not in page
+    assert client.post(change, {"reason": "edited"}).status_code == 403
+    delete = reverse("admin:moderation_auditentry_delete", args=[entry.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert client.get(reverse("admin:accounts_user_changelist")).status_code == 403
+    assert AuditEntry.objects.get().reason == "x"
