@@ -1,20 +1,23 @@
-"""Fixtures of the moderation tests: ``maud``, a moderator (in the Moderators group the data
-migration made, staff, no superuser); ``published``: what was published after the commit."""
+"""Fixtures of the moderation tests: ``maud``, a moderator (in the Moderators group, staff, no
+superuser); ``published``: what was published after the commit.
+
+The data migration makes the group; a transactional test's flush empties every table after it,
+so the fixture makes sure of the group (moderation.roles.sync_group, as ``manage.py
+moderators`` does)."""
 
 import pytest
-from django.contrib.auth.models import Group
 
 from accounts import sockets
 from chat import publish as chat_publish
 from conftest import _make_user
 from games import publish
-from moderation.roles import GROUP_NAME
+from moderation.roles import sync_group
 
 
 @pytest.fixture
 def maud(db, django_user_model):
     user = _make_user(django_user_model, "maud")
-    user.groups.add(Group.objects.get(name=GROUP_NAME))
+    user.groups.add(sync_group())
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     return django_user_model.objects.get(pk=user.pk)  # no cached permissions

@@ -27,8 +27,16 @@ def message(game, bob):
     return chat_services.chat_post(user=bob, text="<b>you</b> are all idiots", game_id=game.pk)
 
 
-def test_the_moderators_group_has_exactly_its_permissions(maud):
+def test_the_data_migration_makes_the_group_with_exactly_its_permissions(maud):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    Group.objects.filter(name=GROUP_NAME).delete()
+    import_module("moderation.migrations.0002_moderators_group").create_group(apps, None)
     group = Group.objects.get(name=GROUP_NAME)
+    group.user_set.add(maud)
+    maud = type(maud).objects.get(pk=maud.pk)
     granted = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
     assert granted == set(PERMISSIONS)
     assert not maud.is_superuser
