@@ -43,6 +43,7 @@ from .errors import (
     RevealsDone,
     WrongPhase,
 )
+from .events import apply_described
 from .game import (
     FINAL,
     GAME_OVER,
@@ -119,6 +120,7 @@ __all__ = [
     "Rules",
     "View",
     "WrongPhase",
+    "apply_described",
     "draw",
     "flip",
     "from_record",
