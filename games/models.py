@@ -137,6 +137,11 @@ class Game(models.Model):
         max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
     )
     ready = models.JSONField(default=list, blank=True, help_text="Seats ready for next round.")
+    recent = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The last moves, newest first, as public facts (games.movelog; a few only).",
+    )
     rematch = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -13,8 +13,9 @@ from dataclasses import replace
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from games import clock, engine
+from games import clock, engine, movelog
 from games.labels import PHASE_LABELS, player_label
 
 
@@ -44,14 +45,34 @@ def named(view: engine.View) -> engine.View:
     return replace(view, players=tuple(player_label(n) for n in view.players))
 
 
+def cells_of(name: str, grid, changed: int | None = None) -> list[dict]:
+    """One player's cards, each with what a screen reader says of it: owner, row, column and
+    value, "face down" or "removed" (three translated patterns per board, not per card)."""
+    up = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
+    down = _("%(name)s, row %(row)s, column %(col)s: face down")
+    gone = _("%(name)s, row %(row)s, column %(col)s: removed")
+    cells = []
+    for pos, value in enumerate(grid):
+        c = card(value)
+        pattern = up if c["state"] == "up" else down if c["state"] == "down" else gone
+        where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
+        c.update(pos=pos, label=pattern % {**where, "value": value}, changed=pos == changed)
+        cells.append(c)
+    return cells
+
+
 def board_context(view: engine.View, meta: dict) -> dict:
     view = named(view)
     players = []
     last = view.results[-1] if view.results else None
     over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
     winners = set(view.winners)
+    recent = meta.get("recent") or []
+    changed = movelog.changed_cell(recent, meta["version"])
     for seat, name in enumerate(view.players):
-        cells = [{"pos": p, **card(v)} for p, v in enumerate(view.grids[seat])]
+        cells = cells_of(
+            name, view.grids[seat], changed[1] if changed and changed[0] == seat else None
+        )
         players.append(
             {
                 "seat": seat,
@@ -94,6 +115,18 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "aborted": meta.get("status") == "aborted",
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
+        "log": [
+            {
+                "v": e.get("v"),
+                "text": movelog.entry_text(e, view.players, view.results, view.winners),
+            }
+            for e in recent
+        ],
+        "turn_text": (
+            _("It is %(name)s's turn.") % {"name": view.players[view.current]}
+            if view.current is not None
+            else ""
+        ),
         "clock": clock_context(meta.get("clock")),
     }
 

@@ -111,6 +111,7 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "recent": game.recent,
         "away": away,
         "clock": turn_clock,
     }

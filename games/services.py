@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, engine, presence, publish, ratings
+from games import clock, engine, movelog, presence, publish, ratings
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
@@ -307,10 +307,11 @@ def game_apply_action(
         round_before, results_before = state.round, len(state.results)
         turn_before = clock.turn_of(state)
         try:
-            state.apply(seat, step)
+            facts = engine.apply_described(state, seat, step)
         except engine.EngineError as exc:
             raise _engine_error(exc) from None
         game.version += 1
+        game.recent = movelog.push(game.recent, facts, game.version)
         Move.objects.create(
             game=game,
             version=game.version,
@@ -329,7 +330,7 @@ def game_apply_action(
             restart=clock.turn_of(state) != turn_before,
             mover=seat if user is not None else None,
         )
-        _save(game, state, *changed)
+        _save(game, state, "recent", *changed)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
         _announce_game(game, state, event, seats)
         return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
@@ -361,6 +362,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             state.next_round(deck)
             Round.objects.create(game=game, number=state.round, deck=deck)
             game.ready = []
+            game.recent = movelog.round_dealt(game.recent, state.round, game.version)
             event = {"kind": "round_started", "round": state.round}
         else:
             game.ready = ready
@@ -372,7 +374,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             restart=clock.turn_of(state) != turn_before,
             mover=seat if user is not None else None,
         )
-        _save(game, state, "ready")
+        _save(game, state, "ready", "recent")
         _announce_game(game, state, event, seats)
         return game.version
 
@@ -693,6 +695,7 @@ def _announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> N
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "recent": game.recent,
     }
     seats = seats or getattr(game, "_seats", None)  # set by _schedule; a game over needs none
     meta["away"] = presence.game_away_seats(game, seats=seats)

@@ -18,6 +18,7 @@ from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS
 from .game import GAME_OVER, PLAY, REVEAL_PHASE, Game
 
+
 def apply_described(game: Game, seat: int, action: Action) -> dict:
     """Apply ``action`` for ``seat`` (exactly as :meth:`Game.apply`, raising what it raises)
     and return the public facts of the step as plain data.
@@ -87,4 +88,3 @@ def apply_described(game: Game, seat: int, action: Action) -> dict:
         if game.phase == GAME_OVER:
             facts["game_over"] = True
     return facts
-
