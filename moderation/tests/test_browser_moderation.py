@@ -75,3 +75,6 @@ def test_a_report_from_the_table_and_the_moderator_stops_the_game(
         "collusion reported",
     )
     queue.get_by_text("No open reports.").wait_for()
+    phone.goto(f"{base}/moderation/players/bob/")
+    phone.get_by_text("Cheating or playing together against others").wait_for()
+    phone.screenshot(path=screenshot_dir / "moderation-player-file-phone.png", full_page=True)
