@@ -70,7 +70,7 @@ def report_create(
         report.game, report.lobby_id = game, game.lobby_id
         existing = {"game": game}
     elif kind == Report.Kind.MESSAGE:
-        message = _message_for(reporter, target_id)
+        message = readable_message(reporter, target_id)
         if message.author_id == reporter.pk:
             raise BadRequest(_("You cannot report yourself."))
         report.message_id = message.pk
@@ -92,11 +92,15 @@ def report_create(
     return report, True
 
 
-def _message_for(reporter, message_id: int) -> Message:
+def readable_message(reporter, message_id: int) -> Message:
     """The chat message ``reporter`` may read, else ``NotFound``: a lobby's if they may see the
     lobby; a game's spectators' channel if they may watch the game; its players' channel if
     they play in it (or may watch it once it is over)."""
-    message = Message.objects.filter(pk=message_id, hidden_at__isnull=True).first()
+    message = (
+        Message.objects.select_related("author")
+        .filter(pk=message_id, hidden_at__isnull=True)
+        .first()
+    )
     if message is None:
         raise NotFound(_("There is no such message."))
     if message.lobby_id is not None:

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from chat.models import Message
 from games import selectors as game_selectors
 from games.errors import NotFound, ServiceError
 from games.models import Game
@@ -120,8 +119,11 @@ def report_game(request, game_id):
 
 @login_required
 def report_message(request, message_id):
-    message = Message.objects.select_related("author", "game").filter(pk=message_id).first()
-    if message is None or message.author_id == request.user.pk:
+    try:  # only a message the reporter may read
+        message = services.readable_message(request.user, message_id)
+    except NotFound as exc:
+        raise Http404 from exc
+    if message.author_id == request.user.pk:
         raise Http404
     if message.game_id:
         back = reverse("games:game", args=[message.game_id])

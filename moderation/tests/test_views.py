@@ -100,6 +100,12 @@ def test_a_player_reports_a_message(client, message, charlie):
     assert Report.objects.filter(kind="message", message_id=message.pk).count() == 1
 
 
+def test_a_message_one_may_not_read_has_no_report_page(client, message, django_user_model):
+    watcher = django_user_model.objects.create_user("dora", password="x-dora-pw-1")
+    client.force_login(watcher)  # the players' chat of a running game
+    assert client.get(reverse("moderation:report_message", args=[message.pk])).status_code == 404
+
+
 def moderator_urls(game, message, bob):
     return [
         reverse("moderation:queue"),
