@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
+from chat.sockets import ChatSocket
 from games import caps, frames, publish, rendering, selectors, services, shedding
 from games.errors import DATABASE_DOWN, Busy, NotFound, ServiceError, Unavailable, one_line
 from games.presenters import as_seat, public_of, view_from_data
@@ -67,9 +68,10 @@ class NoDatabaseHopConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
 
-class UserSocket(NoDatabaseHopConsumer):
+class UserSocket(ChatSocket, NoDatabaseHopConsumer):
     """A socket of a logged-in user: it closes (``4401``) when their access ends, on whichever
-    server process that happens (accounts.sockets)."""
+    server process that happens (accounts.sockets). Its chat (lobby and game sockets): the
+    ChatSocket mixin."""
 
     user_group = None
     claim = None
@@ -288,6 +290,8 @@ class GameConsumer(UserSocket):
             command, data = self.parse(text_data, bytes_data)
             if command == "sync":
                 await self.send_state()
+            elif command == "chat":
+                await self.chat_receive(data)
             elif command == "ready":
                 await database_sync_to_async(self.checked)(
                     services.game_set_ready, game_id=self.game_id, user=self.user
@@ -484,7 +488,7 @@ class LobbyConsumer(UserSocket):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass
+        await self.chat_frame(text_data, bytes_data)
 
     async def lobby_updated(self, event):
         try:

@@ -10,6 +10,7 @@ the ``code`` says what went wrong.
 import json
 import re
 
+from chat import frames as chat_frames
 from games.errors import BadRequest
 
 MAX_FRAME = 2048
@@ -61,12 +62,14 @@ def load(text_data, bytes_data) -> dict:
 
 def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     """``(command, data)``: ``command`` is ``sync``, ``ready``, ``rematch`` (``data`` is then
-    empty) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
+    empty), ``chat`` (``data``: chat.frames.parse) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
     data = load(text_data, bytes_data)
     for key in IGNORED_KEYS:
         data.pop(key, None)
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
+        if chat_frames.is_chat(data):  # only here: a move's frame never asks
+            return "chat", chat_frames.parse(data)
         raise BadRequest(
             f"Unknown key {json.dumps(unknown[0][:40])}: see the protocol for the frames you "
             "may send.",

@@ -35,6 +35,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("accounts.urls")),
+    path("", include("chat.urls")),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
 ]

@@ -1,0 +1,42 @@
+"""The one rule for player names, and how a name is shown everywhere.
+
+A new name holds 3 to 24 characters: letters (any alphabet), digits, ``_`` and ``-``. Names
+made before the rule (up to 150 characters) keep working: wherever a name is shown it is cut
+to ``NAME_MAX`` characters with an ellipsis, the full name in a tooltip (``title``), and the
+CSS class ``player-name`` keeps even a cut name inside its box (site.css).
+"""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+NAME_MIN = 3
+NAME_MAX = 24
+_ALLOWED = re.compile(r"[\w-]+")
+ELLIPSIS = "…"
+
+
+def validate_player_name(value: str) -> None:
+    if not NAME_MIN <= len(value) <= NAME_MAX:
+        raise ValidationError(
+            _("A player name holds %(min)s to %(max)s characters (this one has %(length)s).")
+            % {"min": NAME_MIN, "max": NAME_MAX, "length": len(value)},
+            code="name_length",
+        )
+    if not _ALLOWED.fullmatch(value):
+        raise ValidationError(
+            _("Use only letters, digits, _ and - in a player name."), code="name_characters"
+        )
+
+
+def short_name(name: str, limit: int = NAME_MAX) -> str:
+    """``name``, cut to ``limit`` characters with an ellipsis when longer."""
+    name = str(name)
+    return name if len(name) <= limit else name[: limit - 1] + ELLIPSIS
+
+
+def name_html(name: str, limit: int = NAME_MAX) -> str:
+    """The shown name: cut, escaped, with the full name as its tooltip."""
+    return format_html('<span class="player-name" title="{}">{}</span>', name, short_name(name, limit))

@@ -1,0 +1,108 @@
+"""HTML of the chat: the panel on a page load, and the fragments a socket pushes.
+
+The same templates serve both (templates/chat/). Every text is escaped by the templates'
+autoescape; nothing here marks a user's text safe.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from chat.models import Message
+from chat.quick import QUICK
+from chat.selectors import messages_for, muted_ids
+
+
+def shown_text(text: str, quick: str) -> str:
+    """A quick message in the reader's language (the active one), else the text as typed."""
+    return str(QUICK[quick]) if quick in QUICK else text
+
+
+def item(*, id, author, name, text, quick, at) -> dict:
+    if isinstance(at, str):
+        at = parse_datetime(at)
+    return {
+        "id": id,
+        "author": author,
+        "name": name,
+        "text": shown_text(text, quick),
+        "at": timezone.localtime(at) if at else None,
+    }
+
+
+def item_of(message: Message) -> dict:
+    return item(
+        id=message.pk,
+        author=message.author_id,
+        name=message.author.username,
+        text=message.text,
+        quick=message.quick,
+        at=message.created_at,
+    )
+
+
+def item_of_event(event: dict) -> dict:
+    return item(
+        id=event["id"],
+        author=event["author"],
+        name=event["name"],
+        text=event["text"],
+        quick=event["quick"],
+        at=event["at"],
+    )
+
+
+def panel_context(
+    *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False
+) -> dict:
+    """What the chat panel shows ``user``: their channel of a game (players' for a player,
+    spectators' for anyone else) or the lobby's chat; a player of a finished game also reads
+    the spectators' chat."""
+    channel = Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
+    enabled = bool(getattr(user, "chat_enabled", True))
+    context = {
+        "enabled": enabled,
+        "channel": channel,
+        "viewer": user.pk,
+        "game_id": game_id,
+        "lobby_id": lobby_id,
+        "quick": list(QUICK.items()),
+        "messages": [],
+        "spectator_messages": None,
+    }
+    if not enabled:
+        return context
+    muted = muted_ids(user)
+    where = {"game_id": game_id} if game_id is not None else {"lobby_id": lobby_id}
+    context["messages"] = [
+        item_of(m) for m in messages_for(user=user, channel=channel, muted=muted, **where)
+    ]
+    if game_id is not None and player and over:
+        context["spectator_messages"] = [
+            item_of(m)
+            for m in messages_for(
+                user=user, channel=Message.Channel.SPECTATORS, muted=muted, **where
+            )
+        ]
+    return context
+
+
+def panel_html(context: dict, *, oob: bool = False) -> str:
+    return render_to_string("chat/panel.html", {**context, "oob": oob})
+
+
+def pushed_message_html(message: dict, *, channel: str, viewer: int) -> str:
+    """A new message, appended to the log of its channel (htmx out-of-band)."""
+    return render_to_string(
+        "chat/pushed.html", {"m": message, "channel": channel, "viewer": viewer}
+    )
+
+
+def removed_html(message_id: int) -> str:
+    return f'<div id="chat-msg-{int(message_id)}" hx-swap-oob="delete"></div>'
+
+
+def error_html(message: str, code: str) -> str:
+    return render_to_string("chat/error.html", {"message": message, "code": code})
