@@ -10,6 +10,7 @@ from django.contrib.auth.forms import (
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import NAME_MAX, NAME_MIN, validate_player_name
 from accounts.services import ban_in_force, ban_message
 
 
@@ -25,6 +26,21 @@ class RegistrationForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
+        labels = {"username": _("Player name")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.max_length = NAME_MAX
+        field.widget.attrs.update(maxlength=str(NAME_MAX), minlength=str(NAME_MIN))
+        field.help_text = _("%(min)s to %(max)s characters: letters, digits, _ and -.") % {
+            "min": NAME_MIN,
+            "max": NAME_MAX,
+        }
+
+    def clean_username(self):
+        validate_player_name(self.cleaned_data.get("username") or "")
+        return super().clean_username()
 
     def clean_email(self):
         email = self.cleaned_data["email"].strip()

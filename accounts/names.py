@@ -3,7 +3,7 @@
 A new name holds 3 to 24 characters: letters (any alphabet), digits, ``_`` and ``-``. Names
 made before the rule (up to 150 characters) keep working: wherever a name is shown it is cut
 to ``NAME_MAX`` characters with an ellipsis, the full name in a tooltip (``title``), and the
-CSS class ``player-name`` keeps even a cut name inside its box (site.css).
+CSS class ``name-cut`` keeps even a cut name inside its box (site.css).
 """
 
 import re
@@ -39,4 +39,4 @@ def short_name(name: str, limit: int = NAME_MAX) -> str:
 
 def name_html(name: str, limit: int = NAME_MAX) -> str:
     """The shown name: cut, escaped, with the full name as its tooltip."""
-    return format_html('<span class="player-name" title="{}">{}</span>', name, short_name(name, limit))
+    return format_html('<span class="name-cut" title="{}">{}</span>', name, short_name(name, limit))

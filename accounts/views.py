@@ -9,16 +9,31 @@ from django.utils.translation import gettext as _
 from accounts.forms import RegistrationForm, SettingsForm
 from accounts.models import User
 from games.stats import player_history, player_statistics
-from skyjo_site.ratelimit import limit
+from skyjo_site import ratelimit
 
 LEADERBOARD_SIZE = 50
 
 
-@limit("SKYJO_RATELIMIT_REGISTER", key="ip", group="skyjo.register")
 def register(request):
+    """The registration form. Over SKYJO_RATELIMIT_REGISTER (per address) it answers 429 with
+    the form as typed (the passwords excepted) and a message that says the limit's window."""
     if request.user.is_authenticated:
         return redirect("home")
     form = RegistrationForm(request.POST or None)
+    if request.method == "POST":
+        used = ratelimit.count(
+            request, "SKYJO_RATELIMIT_REGISTER", key="ip", group="skyjo.register"
+        )
+        if used and used["should_limit"]:
+            ratelimit.log_limited(request)
+            count, period = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
+            limited = _(
+                "Too many accounts were registered from your address: at most %(count)s in "
+                "%(period)s. Try again in %(wait)s. What you typed is kept below (type the "
+                "password again)."
+            ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+            context = {"form": form, "limited": limited}
+            return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

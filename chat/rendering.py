@@ -60,7 +60,9 @@ def panel_context(
     """What the chat panel shows ``user``: their channel of a game (players' for a player,
     spectators' for anyone else) or the lobby's chat; a player of a finished game also reads
     the spectators' chat."""
-    channel = Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
+    channel = (
+        Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
+    )
     enabled = bool(getattr(user, "chat_enabled", True))
     context = {
         "enabled": enabled,

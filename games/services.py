@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import short_name
 from games import clock, engine, movelog, presence, publish, ratings
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
@@ -241,7 +242,8 @@ def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: in
     with transaction.atomic():
         lobby = lobby_create(
             host=user,
-            name=f"{user.username} vs {bots} {LEVEL_LABELS[level].lower()} bot{'s' * (bots > 1)}",
+            name=f"{short_name(user.username)} vs {bots} {LEVEL_LABELS[level].lower()} bot"
+            + "s" * (bots > 1),
             seat_count=bots + 1,
             is_public=False,
             end_score=end_score,

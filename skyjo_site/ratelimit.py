@@ -7,6 +7,8 @@
   against ``SKYJO_RATELIMIT_WRITE`` per user, or per address when logged out. The log-in form
   is left to django-axes.
 - ``ratelimited``: HTTP 429, a page extending base.html, or the flash fragment for htmx.
+- ``count(request, setting, ...)``: for a view that answers a limit itself (registration keeps
+  the form and says the limit's window): the request counted, and whether it is over.
 
 Limits, keys and settings: docs/configuration.md.
 """
@@ -16,7 +18,8 @@ import logging
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django_ratelimit.core import is_ratelimited
+from django.utils.translation import ngettext
+from django_ratelimit.core import _split_rate, get_usage, is_ratelimited
 from django_ratelimit.decorators import ratelimit
 from django_ratelimit.exceptions import Ratelimited
 
@@ -42,9 +45,45 @@ def limit(setting: str, *, key: str, group: str, method: str = "POST"):
     return ratelimit(group=group, key=key, rate=setting_rate(setting), method=method)
 
 
-def ratelimited(request, exception=None):
-    """The answer to a limited request: HTTP 429 with a message for people."""
-    message = _("Too many requests: please wait a little and try again.")
+def count(request, setting: str, *, key: str, group: str, method: str = "POST") -> dict | None:
+    """Count this request against ``settings.<setting>``: django-ratelimit's usage
+    (``count``, ``limit``, ``should_limit``, ``time_left`` in seconds), or ``None`` when limits
+    are off or the request's method is not counted."""
+    return get_usage(
+        request, group=group, key=key, rate=setting_rate(setting), method=method, increment=True
+    )
+
+
+def duration(seconds: int) -> str:
+    """``seconds`` for people: "1 hour", "10 minutes", "2 days", "30 seconds"."""
+    for unit, one, many in (
+        (86400, "%(n)s day", "%(n)s days"),
+        (3600, "%(n)s hour", "%(n)s hours"),
+        (60, "%(n)s minute", "%(n)s minutes"),
+    ):
+        if seconds >= unit and seconds % unit == 0:
+            n = seconds // unit
+            return ngettext(one, many, n) % {"n": n}
+    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+
+
+def window(setting: str) -> tuple[int, str]:
+    """``(count, period for people)`` of the rate in ``settings.<setting>``."""
+    limit, seconds = _split_rate(getattr(settings, setting))
+    return limit, duration(seconds)
+
+
+def wait_text(seconds: int) -> str:
+    """How long until a limit's window ends, rounded up to whole minutes past a minute."""
+    seconds = max(int(seconds), 1)
+    if seconds > 60:
+        seconds = -(-seconds // 60) * 60
+        if seconds > 3600:
+            seconds = -(-seconds // 3600) * 3600
+    return duration(seconds)
+
+
+def log_limited(request) -> None:
     user = getattr(request, "user", None)
     log.warning(
         "rate limited: %s %s by %s from %s",
@@ -53,6 +92,12 @@ def ratelimited(request, exception=None):
         f"user {user.pk}" if user is not None and user.is_authenticated else "anonymous",
         request.META.get("REMOTE_ADDR", "?"),
     )
+
+
+def ratelimited(request, exception=None):
+    """The answer to a limited request: HTTP 429 with a message for people."""
+    message = _("Too many requests: please wait a little and try again.")
+    log_limited(request)
     if getattr(request, "htmx", False):
         return render(request, "games/partials/flash.html", {"message": message}, status=429)
     return render(request, "ratelimited.html", {"message": message}, status=429)

@@ -107,6 +107,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {{ name|player_name }} in every template: the one way a player's name is shown.
+            "builtins": ["accounts.templatetags.names"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -1,19 +1,21 @@
-"""``{% load names %}``: ``{{ name|player_name }}`` shows a player's name by the one rule
-(accounts.names): cut with an ellipsis, the full name in its tooltip, never wider than its box."""
+"""``{{ name|player_name }}`` shows a player's name by the one rule (accounts.names): a bot's
+name in the viewer's language (games.labels), cut with an ellipsis, the full name in its
+tooltip, never wider than its box. ``short_player_name``: the cut name as text. Loaded in every
+template (settings, TEMPLATES builtins)."""
 
 from django import template
 
 from accounts.names import name_html, short_name
+from games.labels import player_label
 
 register = template.Library()
 
 
 @register.filter
 def player_name(name) -> str:
-    return name_html(str(name))
+    return name_html(player_label(str(name)))
 
 
 @register.filter
 def short_player_name(name) -> str:
-    """The cut name as text (for attributes and titles)."""
-    return short_name(str(name))
+    return short_name(player_label(str(name)))

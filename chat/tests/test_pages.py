@@ -58,7 +58,9 @@ def test_only_the_last_fifty_hidden_and_muted_left_out(client, settings, alice, 
 @pytest.mark.django_db
 def test_mute_and_chat_switch_views(client, alice, bob):
     client.force_login(bob)
-    response = client.post(reverse("chat:mute", args=[alice.pk]), {"on": "1"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("chat:mute", args=[alice.pk]), {"on": "1"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 204
     assert Mute.objects.filter(muter=bob, muted=alice).exists()
     client.post(reverse("chat:mute", args=[alice.pk]), {"on": "0"}, HTTP_HX_REQUEST="true")

@@ -49,7 +49,12 @@ def test_it_limits_registrations_per_address(client, settings, django_user_model
         client.logout()
     with caplog.at_level(logging.WARNING, logger="skyjo.ratelimit"):
         response = register(client, 2)
-    assert_limited(response)
+    # The form again, as typed (the passwords excepted), with the limit and its window.
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "at most 2 in 1 hour" in page and "Try again in" in page
+    assert 'value="player2"' in page and 'value="player2@example.com"' in page
+    assert PASSWORD not in page
     assert not django_user_model.objects.filter(username="player2").exists()
     assert "rate limited: POST /accounts/register/ by anonymous from 127.0.0.1" in caplog.text
     # Another address still may; looking at the form is never counted.

@@ -1,0 +1,76 @@
+"""One rule for player names: 3 to 24 letters, digits, _ and -; longer old names are cut in
+display with an ellipsis and a full-name tooltip; bot-game titles fit any name."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.names import NAME_MAX, name_html, short_name
+from accounts.tests.test_register import register
+from chat import services as chat_services
+from games import services
+from games.tests.helpers import start_game
+
+pytestmark = pytest.mark.django_db
+
+LONG = "L" * 60 + "ongname" * 10  # 130 characters: an account from before the rule
+
+
+@pytest.mark.parametrize("name", ["ab", "x" * 25, "two words", "semi;colon", "<b>", "dot.ted"])
+def test_registration_refuses_names_outside_the_rule(client, django_user_model, name):
+    response = register(client, username=name, email="n@example.com")
+    assert response.status_code == 200
+    assert b"has-error" in response.content
+    assert not django_user_model.objects.filter(email="n@example.com").exists()
+
+
+@pytest.mark.parametrize("name", ["abc", "x" * 24, "Åse_ø-9", "Jörg"])
+def test_registration_takes_names_inside_the_rule(client, django_user_model, name):
+    assert register(client, username=name, email="n@example.com").status_code == 302
+    assert django_user_model.objects.filter(username=name).exists()
+
+
+def test_the_form_says_the_rule(client):
+    page = client.get(reverse("accounts:register")).content.decode()
+    assert "3 to 24 characters: letters, digits, _ and -." in page
+    assert 'maxlength="24"' in page
+
+
+def test_short_name_and_its_html():
+    assert short_name("alice") == "alice"
+    assert short_name("x" * 25) == "x" * 23 + "…" and len(short_name("x" * 25)) == NAME_MAX
+    assert name_html("a&b") == '<span class="name-cut" title="a&amp;b">a&amp;b</span>'
+
+
+@pytest.fixture
+def old(django_user_model):
+    return django_user_model.objects.create_user(username=LONG, password="x" * 12)
+
+
+def test_an_old_long_name_plays_against_bots(client, old):
+    client.force_login(old)
+    response = client.post(
+        reverse("games:play_bots"), {"bots": "7", "level": "medium", "end_score": "100"}
+    )
+    assert response.status_code == 302
+    lobby = old.hosted_lobbies.get()
+    assert len(lobby.name) <= 60 and lobby.name.startswith(short_name(LONG))
+
+
+def test_an_old_long_name_is_cut_everywhere_with_its_tooltip(client, old, alice):
+    game = start_game(old, alice)
+    lobby = services.lobby_create(host=old, name="Long host")
+    chat_services.chat_post(user=old, text="hi", game_id=game.pk)
+    client.force_login(old)
+    cut = short_name(LONG)
+    for url in (
+        "/",
+        f"/games/{game.pk}/",
+        f"/lobbies/{lobby.pk}/",
+        reverse("games:lobbies"),
+        reverse("accounts:profile", args=[LONG]),
+        reverse("accounts:settings"),
+    ):
+        page = client.get(url).content.decode()
+        assert cut in page, url
+        assert f'title="{LONG}"' in page, url
+        assert f">{LONG}<" not in page, url
