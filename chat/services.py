@@ -75,7 +75,11 @@ def chat_post(
     with transaction.atomic():
         # The author's row, locked: one author's posts are counted one at a time.
         author = User.objects.select_for_update().filter(pk=user.pk).first()
-        if author is None or not author.is_active or author.is_banned:
+        if (
+            author is None
+            or not author.is_active
+            or (author.is_banned and not author.ban_has_ended)
+        ):
             raise ChatNotAllowed()
         if not author.chat_enabled:
             raise ChatOff()

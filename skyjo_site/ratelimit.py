@@ -56,14 +56,15 @@ def count(request, setting: str, *, key: str, group: str, method: str = "POST") 
 
 def duration(seconds: int) -> str:
     """``seconds`` for people: "1 hour", "10 minutes", "2 days", "30 seconds"."""
-    for unit, one, many in (
-        (86400, "%(n)s day", "%(n)s days"),
-        (3600, "%(n)s hour", "%(n)s hours"),
-        (60, "%(n)s minute", "%(n)s minutes"),
-    ):
-        if seconds >= unit and seconds % unit == 0:
-            n = seconds // unit
-            return ngettext(one, many, n) % {"n": n}
+    if seconds >= 86400 and seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
+    if seconds >= 3600 and seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
+    if seconds >= 60 and seconds % 60 == 0:
+        n = seconds // 60
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
     return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
 
 
