@@ -107,15 +107,15 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            # {{ name|player_name }} in every template: the one way a player's name is shown.
-            "builtins": ["accounts.templatetags.names"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
-            "builtins": ["games.templatetags.skyjo_names"],
+            # In every template: {{ name|player_name }} (the one way a player's name is shown,
+            # accounts.names) and games' {{ name|player }}, {{ lobby.name|table }}.
+            "builtins": ["accounts.templatetags.names", "games.templatetags.skyjo_names"],
         },
     },
 ]
