@@ -42,10 +42,15 @@
     else if (positions("swap").length) { if (mode !== "flip") mode = "swap"; }
     else if (mode !== "discard") mode = null;
     var pick = mode ? positions(mode) : [];
+    var playable = gameText("textPlayable", "playable");
     document.querySelectorAll(".cell").forEach(function (cell) {
       var ok = cell.dataset.seat === mySeat() && pick.indexOf(parseInt(cell.dataset.pos, 10)) >= 0;
       cell.classList.toggle("pickable", ok);
+      // A screen reader hears it too: not by colour alone (the outline's shape shows it).
+      if (cell.dataset.label === undefined) cell.dataset.label = cell.getAttribute("aria-label") || "";
+      cell.setAttribute("aria-label", ok ? cell.dataset.label + ", " + playable : cell.dataset.label);
     });
+    roving();
     document.querySelectorAll("[data-mode]").forEach(function (b) {
       b.classList.toggle("active", b.dataset.mode === mode);
     });
@@ -70,6 +75,70 @@
     else if (mode === "flip") send({ flip: pos });
     else if (mode === "discard") send({ take: "discard", swap: pos });
   });
+
+  // Keyboard: one tab stop per grid (the focused card, else the first playable, else the first);
+  // arrow keys move between the cards of a grid; Enter and Space press the card (a button).
+  function roving() {
+    document.querySelectorAll(".grid").forEach(function (grid) {
+      var cells = Array.prototype.slice.call(grid.querySelectorAll(".cell"));
+      var stop = cells.filter(function (c) { return c === document.activeElement; })[0] ||
+        cells.filter(function (c) { return c.classList.contains("pickable"); })[0] || cells[0];
+      cells.forEach(function (c) { c.tabIndex = c === stop ? 0 : -1; });
+    });
+  }
+  var MOVES = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -4, ArrowDown: 4 };
+  document.addEventListener("keydown", function (e) {
+    var cell = e.target.closest && e.target.closest(".cell");
+    if (!cell || e.altKey || e.ctrlKey || e.metaKey) return;
+    var pos = parseInt(cell.dataset.pos, 10), to = null;
+    if (e.key in MOVES) {
+      to = pos + MOVES[e.key];
+      if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && Math.floor(to / 4) !== Math.floor(pos / 4)) to = null;
+    } else if (e.key === "Home") to = Math.floor(pos / 4) * 4;
+    else if (e.key === "End") to = Math.floor(pos / 4) * 4 + 3;
+    else return;
+    e.preventDefault();
+    var next = to !== null && to >= 0 && to < 12 && $("cell-" + cell.dataset.seat + "-" + to);
+    if (next) { cell.tabIndex = -1; next.tabIndex = 0; next.focus(); }
+  });
+
+  // Every frame replaces #board and #controls: the focused element comes back by its id (cells
+  // are "cell-<seat>-<pos>"); a button that is gone (e.g. "Draw a card" once drawn) hands the
+  // focus to the first card the player may now pick, else to the first action.
+  var focusedId = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var a = document.activeElement;
+    focusedId = a && a !== document.body && a.id ? a.id : null;
+  });
+  function restoreFocus() {
+    if (!focusedId) return;
+    var a = document.activeElement;
+    if (a && a !== document.body && document.body.contains(a)) { focusedId = null; return; }
+    var el = $(focusedId) || document.querySelector('.cell.pickable[data-seat="' + mySeat() + '"]') ||
+      document.querySelector("#controls button, #controls a");
+    focusedId = null;
+    if (el) { el.focus(); roving(); }
+  }
+
+  // The polite live region (#announce, outside the swapped board) says each new step in words:
+  // the newest line of the board's move log, then whose turn it is.
+  var announced = null;
+  function newestLog() {
+    var li = document.querySelector("#move-log li");
+    return li ? { v: parseInt(li.dataset.logVersion, 10), text: li.textContent.trim() } : null;
+  }
+  function announce() {
+    var entry = newestLog(), live = $("announce"), board = $("board");
+    if (!entry || !live || !board || (announced !== null && entry.v <= announced)) return;
+    announced = entry.v;
+    var turn = board.dataset.current !== "" && board.dataset.current === mySeat()
+      ? gameText("textYourTurn", "It is your turn.") : (board.dataset.turn || "");
+    live.textContent = entry.text + (turn ? " " + turn : "");
+  }
+  function gameText(name, fallback) {
+    var g = $("game");
+    return (g && g.dataset[name]) || fallback;
+  }
 
   function text(name, fallback) {  // translated texts ride on #conn's data attributes
     var c = $("conn");
@@ -120,9 +189,15 @@
     if (message.indexOf('id="heartbeat"') >= 0) heartbeat();
     if (message.indexOf('id="board"') >= 0) gotState();
     refresh();
+    restoreFocus();
+    announce();
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && socket) wantSync(0, 0);
   });
-  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", function () {
+    var entry = newestLog();
+    announced = entry ? entry.v : -1;  // what the page showed when loaded is not news
+    refresh();
+  });
 })();
