@@ -93,7 +93,8 @@ def test_a_round_and_the_game_ending_are_told_with_the_scores():
     class Result:
         ender, doubled, scores = 0, True, (24, 30)
 
-    text = movelog.entry_text({**entry[0], "game_over": True}, players, [Result()], [0])
+    with translation.override("en"):
+        text = movelog.entry_text({**entry[0], "game_over": True}, players, [Result()], [0])
     assert text == (
         "ben drew 9, discarded it and turned up 3 at row 1, column 1. "
         "Round 1 is over: ann 24 (doubled), ben 30. Game over: ann wins."
