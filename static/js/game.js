@@ -133,7 +133,10 @@
     announced = entry.v;
     var turn = board.dataset.current !== "" && board.dataset.current === mySeat()
       ? gameText("textYourTurn", "It is your turn.") : (board.dataset.turn || "");
-    live.textContent = entry.text + (turn ? " " + turn : "");
+    // The player's own drawn card is in their controls alone ("You drew 7"): said to them too.
+    var drawn = document.querySelector("#controls .drawn");
+    var mine = drawn ? " " + drawn.textContent.replace(/\s+/g, " ").trim() + "." : "";
+    live.textContent = entry.text + mine + (turn ? " " + turn : "");
   }
   function gameText(name, fallback) {
     var g = $("game");

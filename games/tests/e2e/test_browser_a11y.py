@@ -157,6 +157,8 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     assert ann.evaluate("document.activeElement.matches('#player-0 .cell.pickable')")
     assert "playable" in ann.evaluate("document.activeElement.getAttribute('aria-label')")
     drawn = ann.locator("#drawn-card .card").get_attribute("data-v")
+    heard = ann.locator("#announce").inner_text()
+    assert heard == f"alice drew a card from the draw pile. You drew {drawn}. It is your turn."
     problems += audit(ann, "game-drawn-card", screenshot_dir)
     start = focused(ann)
     ann.keyboard.press("ArrowDown")
