@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from chat.models import Message
+from games.tests.e2e.test_browser_a11y import audit
 from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.e2e
@@ -49,8 +50,9 @@ def test_two_players_chat_during_a_game(daphne_server, browser, screenshot_dir, 
         ("alice", ""),
         ("bob", "wp"),
     ]
-    # Nothing overflows sideways on the phone.
+    # Nothing overflows sideways on the phone; the chat with its messages passes axe-core.
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert audit(desk, "chat-desktop") + audit(phone, "chat-phone") == []
     desk.screenshot(path=screenshot_dir / "chat-game-desktop.png", full_page=True)
     phone.screenshot(path=screenshot_dir / "chat-game-phone.png", full_page=True)
 
