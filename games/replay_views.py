@@ -14,6 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from analysis.views import replay_analysis
 from games import engine, rendering, selectors
 from games.errors import NotFound
 from games.labels import step_text
@@ -74,7 +75,7 @@ def replay_context(game: Game, step: int, positions: list[engine.Position]) -> d
 @require_GET
 def game_replay(request, game_id: int):
     try:
-        game, _seat = selectors.game_for_user(game_id=game_id, user=request.user)
+        game, seat = selectors.game_for_user(game_id=game_id, user=request.user)
     except NotFound as exc:
         raise Http404(exc.message) from None
     if game.status not in REPLAYABLE:
@@ -87,6 +88,7 @@ def game_replay(request, game_id: int):
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )
     context = replay_context(game, step, positions)
+    context.update(replay_analysis(game, step, positions, context["moves"], viewer_seat=seat))
     fragment = request.htmx and not request.htmx.history_restore_request
     template = "games/replay.html#replay-body" if fragment else "games/replay.html"
     response = render(request, template, context)

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "games",
     "chat",
     "moderation",
+    "analysis",
 ]
 
 MIDDLEWARE = [

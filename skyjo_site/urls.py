@@ -38,4 +38,5 @@ urlpatterns = [
     path("", include("chat.urls")),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
+    path("", include("analysis.urls")),
 ]

@@ -23,6 +23,15 @@
       list.scrollTop += item.top - box.top - (box.height - item.height) / 2;
     }
   }
-  document.addEventListener("DOMContentLoaded", showCurrent);
-  document.addEventListener("htmx:afterSettle", showCurrent);
+  /* The analysis's best move at this step (data-best-seat / data-best-pos): outline that card. */
+  function showBest() {
+    var body = document.getElementById("replay-body");
+    var seat = body && body.getAttribute("data-best-seat");
+    if (seat === null || seat === undefined) return;
+    var cell = body.querySelector('.cell[data-seat="' + seat + '"][data-pos="' + body.getAttribute("data-best-pos") + '"]');
+    if (cell) cell.classList.add("is-best");
+  }
+  function settle() { showCurrent(); showBest(); }
+  document.addEventListener("DOMContentLoaded", settle);
+  document.addEventListener("htmx:afterSettle", settle);
 })();

@@ -1,0 +1,77 @@
+"""In real Chromium against a live Daphne: the analysis of a finished game on the game-over
+screen and in the replay (labels, jumping to one's own mistakes), desktop and phone."""
+
+import random
+
+import pytest
+
+from analysis.models import GameAnalysis
+from analysis.services import analysis_run_due
+from conftest import PASSWORD
+from games import services
+from games.tests.e2e.test_browser_replay import caption_step, logged_in_context
+from games.tests.helpers import play_to_end, start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
+    base = daphne_server
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("alice", "bob")
+    ]
+    original = services.secrets.randbits
+    services.secrets.randbits = random.Random(4).getrandbits
+    try:
+        game = start_game(*users, end_score=100)
+        play_to_end(game, users, seed=1)  # random legal moves: plenty of mistakes
+    finally:
+        services.secrets.randbits = original
+    assert analysis_run_due() == 1  # what the bot runner does after the game
+    data = GameAnalysis.objects.get(game=game).data
+    mine = [d for d in data["decisions"] if d["seat"] == 0 and d["label"]]
+
+    context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+
+    # The game-over screen fetches the summary.
+    page.goto(f"{base}/games/{game.pk}/")
+    you = page.locator("#analysis-you")
+    you.wait_for()
+    assert you.inner_text().startswith("You lost ")
+    page.locator("#analysis-summary").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "analysis-game-over.png", full_page=False)
+
+    # The replay: labels in the move list, then jump to my first and second mistakes.
+    page.goto(f"{base}/games/{game.pk}/replay/")
+    labelled = sum(1 for d in data["decisions"] if d["label"])
+    assert page.locator(
+        ".move .ann-inaccuracy, .move .ann-mistake, .move .ann-blunder"
+    ).count() == (labelled)
+    page.locator("#mistake-next").click()
+    page.wait_for_url(f"**/replay/?step={mine[0]['step']}")
+    assert caption_step(page) == mine[0]["step"]
+    note = page.locator("#analysis-note")
+    assert "points lost" in note.inner_text() and "Best:" in note.inner_text()
+    page.locator("#mistake-next").click()
+    page.wait_for_url(f"**/replay/?step={mine[1]['step']}")
+    best = mine[1]["best"]
+    if "swap" in best or "flip" in best:
+        assert page.locator("#board .cell.is-best").count() == 1
+    page.screenshot(path=screenshot_dir / "analysis-replay.png", full_page=False)
+    page.locator("#mistake-prev").click()
+    page.wait_for_url(f"**/replay/?step={mine[0]['step']}")
+    context.close()
+
+    phone = logged_in_context(
+        browser, base, users[0], viewport={"width": 390, "height": 844}, is_mobile=True
+    )
+    page = phone.new_page()
+    page.goto(f"{base}/games/{game.pk}/replay/?step={mine[1]['step']}")
+    page.locator("#analysis-summary").wait_for()
+    page.screenshot(path=screenshot_dir / "analysis-replay-phone.png", full_page=False)
+    page.locator("#analysis-note").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "analysis-replay-phone-note.png", full_page=False)
+    phone.close()

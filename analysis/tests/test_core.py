@@ -1,0 +1,69 @@
+"""The analysis of a record (pure Python): labels, fairness, and the ranking of the bot levels."""
+
+import random
+import statistics
+
+from analysis.calibrate import collect, play_game
+from analysis.core import VERSION, analyse_record, judge, label_for
+from games.bots.evaluation import EVAL_VERSION
+from games.engine import REVEAL, iter_positions, iter_steps, view_of
+from games.engine.sampling import sample_game
+
+
+def test_the_labels_follow_the_thresholds():
+    assert [label_for(x) for x in (0, 0.99, 1, 2.99, 3, 5.99, 6, 40)] == [
+        None,
+        None,
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+
+
+def test_the_version_follows_the_evaluation():
+    assert VERSION // 100 == EVAL_VERSION
+
+
+def test_every_turn_decision_of_the_chosen_seats_is_judged_at_its_replay_step():
+    record = play_game(("easy", "medium"), seed=5)
+    result = analyse_record(record, seats=[0])
+    positions = list(iter_positions(record))
+    turns = [p for p in positions if p.seat == 0 and p.kind != REVEAL and p.action is not None]
+    assert [d["step"] for d in result["decisions"]] == [p.step for p in turns]
+    for d in result["decisions"]:
+        assert positions[d["step"]].action.to_json() == d["move"]
+        assert d["seat"] == 0 and d["round"] == positions[d["step"]].round
+    (player,) = result["players"]
+    assert player["decisions"] == len(turns)
+    assert abs(sum(player["rounds"]) - player["lost"]) < 0.05
+    assert len(player["rounds"]) == len(record["rounds"])
+    assert sum(player["labels"].values()) == sum(
+        d["label"] is not None for d in result["decisions"]
+    )
+
+
+def test_changing_the_hidden_cards_behind_the_view_changes_no_judgement():
+    record = play_game(("easy", "easy", "medium"), seed=9)
+    judged = 0
+    for _step, seat, action, view in iter_steps(record):
+        if action.kind == REVEAL:
+            continue
+        rng = random.Random(judged)
+        for _ in range(2):
+            other = sample_game(view, rng)
+            assert view_of(other, seat) == view
+            assert judge(view_of(other, seat), action) == judge(view, action)
+        judged += 1
+    assert judged > 100
+
+
+def test_the_analysis_ranks_the_bot_levels():
+    found = collect(games=3, seed=2)
+    mean = {level: statistics.fmean(d["lost"] for d in found[level]) for level in found}
+    assert all(d["lost"] == 0 for d in found["strong"])  # its own choice is the best, always
+    assert mean["easy"] > 2 * mean["medium"] > 0
+    labelled = {level: sum(d["label"] is not None for d in found[level]) for level in found}
+    assert labelled["easy"] > labelled["medium"] > labelled["strong"] == 0

@@ -1,0 +1,136 @@
+"""The stored analysis: computed in the background once a game is over, recomputed only for a
+new version, shown in the replay and on the game-over screen, and never while a game runs."""
+
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from analysis import services as analysis_services
+from analysis.core import VERSION
+from analysis.models import GameAnalysis
+from analysis.services import analysis_run_due
+from games import autoplay, services
+from games.models import Game
+from games.tests.helpers import play_one, play_to_end, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice, bob, monkeypatch):
+    """A finished game of alice and bob (random legal moves: plenty of mistakes)."""
+    monkeypatch.setattr(services.secrets, "randbits", random.Random(4).getrandbits)
+    game = start_game(alice, bob, end_score=100)
+    play_to_end(game, [alice, bob], seed=1)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch):
+    monkeypatch.setattr(autoplay, "close_old_connections", lambda: None)
+    autoplay._tick()
+    row = GameAnalysis.objects.get(game=finished)
+    assert row.version == VERSION
+    assert [p["seat"] for p in row.data["players"]] == [0, 1]
+    assert row.data["decisions"] and row.seconds > 0
+    assert analysis_run_due() == 0  # stored: not computed again
+    assert GameAnalysis.objects.get(game=finished).computed_at == row.computed_at
+
+
+def test_a_new_version_is_computed_again(finished, monkeypatch):
+    analysis_run_due()
+    monkeypatch.setattr(analysis_services, "VERSION", VERSION + 1)
+    assert analysis_run_due() == 1
+    assert GameAnalysis.objects.get(game=finished).version == VERSION + 1
+
+
+def test_only_human_seats_are_analysed(alice, monkeypatch):
+    monkeypatch.setattr(services.secrets, "randbits", random.Random(4).getrandbits)
+    lobby = services.lobby_create(host=alice, name="Bots", seat_count=2, end_score=30)
+    services.lobby_add_bot(lobby_id=lobby.pk, host=alice, seat_index=1, level="easy")
+    game = services.lobby_start(lobby_id=lobby.pk, user=alice)
+    rng = random.Random(2)
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        state = services.engine.from_snapshot(game.snapshot)
+        if state.phase == "round_over":
+            services.game_set_ready(game_id=game.pk, user=alice)
+            continue
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat)).to_json()
+        services.game_apply_action(game_id=game.pk, seat=seat, action=action, version=game.version)
+    assert game.status == Game.Status.FINISHED
+    analysis_run_due()
+    data = GameAnalysis.objects.get(game=game).data
+    assert [p["seat"] for p in data["players"]] == [0]
+    assert {d["seat"] for d in data["decisions"]} == {0}
+
+
+def test_nothing_is_analysed_or_shown_while_the_game_runs(client, alice, bob):
+    game = start_game(alice, bob, end_score=300)
+    rng = random.Random(3)
+    for _ in range(30):
+        play_one(game, [alice, bob], rng)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    assert analysis_run_due() == 0
+    assert analysis_services.analysis_compute(game_id=game.pk) is None
+    assert not GameAnalysis.objects.exists()
+    client.force_login(alice)
+    response = client.get(reverse("analysis:summary", args=[game.pk]))
+    assert response.status_code == 286  # no polling: nothing will come while it runs
+    assert "analysis" not in response.content.decode().lower()
+    assert client.get(reverse("games:replay", args=[game.pk])).status_code == 302
+
+
+def test_the_game_over_screen_polls_until_the_summary_is_there(client, alice, finished):
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[finished.pk])).content.decode()
+    assert 'id="analysis-slot"' in page
+    url = reverse("analysis:summary", args=[finished.pk])
+    pending = client.get(url)
+    assert pending.status_code == 200 and "being prepared" in pending.content.decode()
+    analysis_run_due()
+    ready = client.get(url)
+    html = ready.content.decode()
+    assert ready.status_code == 286
+    assert re.search(r"You lost \d+\.\d expected points", html)
+    assert "alice" in html and "bob" in html and "Accuracy" in html
+
+
+def test_the_replay_shows_labels_the_best_move_and_jumps_between_my_mistakes(
+    client, alice, bob, finished
+):
+    analysis_run_due()
+    data = GameAnalysis.objects.get(game=finished).data
+    mine = [d for d in data["decisions"] if d["seat"] == 0 and d["label"]]
+    assert len(mine) >= 2
+    client.force_login(alice)
+    url = reverse("games:replay", args=[finished.pk])
+    html = client.get(url).content.decode()
+    assert 'id="analysis-summary"' in html
+    labelled = sum(1 for d in data["decisions"] if d["label"])
+    assert len(re.findall(r'class="ann ann-(?:inaccuracy|mistake|blunder)"', html)) == labelled
+    assert f'id="mistake-next" href="{url}?step={mine[0]["step"]}"' in html
+    first = mine[0]
+    page = client.get(f"{url}?step={first['step']}").content.decode()
+    assert 'id="analysis-note"' in page and "points lost" in page
+    assert 'id="mistake-prev" aria-disabled="true"' in page
+    assert f'id="mistake-next" href="{url}?step={mine[1]["step"]}"' in page
+    best = first["best"]
+    pos = best.get("swap", best.get("flip"))
+    if pos is not None:
+        assert f"row {pos // 4 + 1}, column {pos % 4 + 1}" in page
+        assert f'data-best-seat="0" data-best-pos="{pos}"' in page
+    else:
+        assert "Best: draw from the pile." in page
+    # bob's own mistakes are his to jump between
+    client.force_login(bob)
+    his = [d["step"] for d in data["decisions"] if d["seat"] == 1 and d["label"]]
+    page = client.get(url).content.decode()
+    assert f'id="mistake-next" href="{url}?step={his[0]}"' in page

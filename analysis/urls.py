@@ -1,0 +1,9 @@
+from django.urls import path
+
+from analysis import views
+
+app_name = "analysis"
+
+urlpatterns = [
+    path("games/<int:game_id>/analysis/", views.game_analysis_summary, name="summary"),
+]

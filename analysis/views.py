@@ -1,0 +1,51 @@
+"""The analysis on pages: the replay's notes (``replay_analysis``) and the summary fragment of
+the game-over screen (``game_analysis_summary``). Both only read what the bot runner stored."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from analysis import presenters, selectors
+from games import selectors as game_selectors
+from games.errors import NotFound
+
+#: htmx stops polling on this status: the summary is there (or will never be).
+STOP_POLLING = 286
+
+
+def replay_analysis(game, step: int, positions, moves: list[dict], *, viewer_seat) -> dict:
+    """Context for games/replay.html: each of ``moves`` (the replay's move list) gets its
+    ``note`` (``None`` if not analysed); the state of the analysis, the summary per player, the
+    note of ``step`` and the viewer's previous and next labelled decisions."""
+    state, data = selectors.analysis_of(game)
+    context = {"analysis_state": state, "viewer_seat": viewer_seat}
+    notes = {}
+    if data is not None:
+        names = positions[0].view.players
+        extra = presenters.replay_notes(data, step, viewer_seat, names)
+        notes = extra.pop("notes")
+        context.update(extra)
+        context["analysis_players"] = presenters.players_summary(data, names, viewer_seat)
+    for move in moves:
+        move["note"] = notes.get(move["step"])
+    return context
+
+
+@login_required
+@require_GET
+def game_analysis_summary(request, game_id: int):
+    """The summary per player for the game-over screen; polled by htmx until it is there."""
+    try:
+        game, seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    state, data = selectors.analysis_of(game)
+    context = {"game": game, "analysis_state": state, "viewer_seat": seat}
+    if data is not None:
+        names = list(game.players.order_by("seat").values_list("name", flat=True))
+        context["analysis_players"] = presenters.players_summary(data, names, seat)
+    response = render(request, "analysis/summary.html", context)
+    if state != selectors.PENDING:
+        response.status_code = STOP_POLLING
+    return response
