@@ -10,6 +10,7 @@ from games import engine, services
 from games.models import Game
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import play_to_end, restore, start_game
+from moderation.roles import sync_group
 
 pytestmark = pytest.mark.e2e
 
@@ -88,7 +89,11 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     anonymous = browser.new_context(viewport={"width": 1280, "height": 900})
     page = anonymous.new_page()
     page.set_default_timeout(15_000)
-    for path, name in (("/accounts/login/", "login"), ("/accounts/register/", "register")):
+    for path, name in (
+        ("/accounts/login/", "login"),
+        ("/accounts/register/", "register"),
+        ("/accounts/password_reset/", "password-reset"),
+    ):
         page.goto(base + path)
         problems += audit(page, name)
     anonymous.close()
@@ -98,7 +103,7 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     ann, ben = ctx_a.new_page(), ctx_b.new_page()
     for p in (ann, ben):
         p.set_default_timeout(15_000)
-    open_lobby = services.lobby_create(host=bob, name="Open table", seat_count=3, end_score=100)
+    open_lobby = services.lobby_create(host=alice, name="Open table", seat_count=3, end_score=100)
     for path, name in (
         ("/", "home"),
         ("/lobbies/", "lobbies"),
@@ -107,10 +112,12 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
         ("/players/", "players"),
         ("/u/alice/", "profile"),
         ("/accounts/settings/", "settings"),
+        ("/accounts/password_change/", "password-change"),
+        ("/report/player/bob/", "report"),
     ):
         ann.goto(base + path)
         problems += audit(ann, name)
-    services.lobby_leave(lobby_id=open_lobby.pk, user=bob)
+    services.lobby_leave(lobby_id=open_lobby.pk, user=alice)
 
     # The game: reveal phase. Ann turns her two cards with the keyboard alone.
     game = start_game(alice, bob, end_score=500)
@@ -191,6 +198,23 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     problems += audit(ann, "game-over", screenshot_dir)
     ann.goto(f"{base}/games/{short.pk}/replay/?step=9")
     problems += audit(ann, "replay", screenshot_dir)
-    for context in (ctx_a, ctx_b):
+
+    # A moderator's pages.
+    maud = django_user_model.objects.create_user("maud", "maud@example.com", PASSWORD)
+    maud.groups.add(sync_group())
+    maud.is_staff = True
+    maud.save(update_fields=["is_staff"])
+    ctx_m = logged_in_context(browser, base, maud, viewport={"width": 1280, "height": 900})
+    mod = ctx_m.new_page()
+    mod.set_default_timeout(15_000)
+    for path, name in (
+        ("/moderation/", "moderation-queue"),
+        ("/moderation/log/", "moderation-log"),
+        ("/moderation/players/alice/", "moderation-player"),
+        (f"/moderation/games/{short.pk}/", "moderation-game"),
+    ):
+        mod.goto(base + path)
+        problems += audit(mod, name)
+    for context in (ctx_a, ctx_b, ctx_m):
         context.close()
     assert not problems, "\n".join(problems)
