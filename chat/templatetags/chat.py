@@ -21,3 +21,14 @@ def chat_panel(context, game=None, seat=None, lobby=None):
     else:
         panel = rendering.panel_context(user=user, lobby_id=lobby.pk)
     return mark_safe(rendering.panel_html(panel))  # rendered by autoescaping templates
+
+
+@register.inclusion_tag("chat/settings.html", takes_context=True)
+def chat_settings(context):
+    """The settings page's chat part: the chat switch and the muted players, each with Unmute."""
+    from accounts.models import User
+    from chat.selectors import muted_ids
+
+    user = context["user"]
+    muted = User.objects.filter(pk__in=muted_ids(user)).order_by("username")
+    return {"user": user, "muted": muted, "csrf_token": context.get("csrf_token")}

@@ -135,3 +135,19 @@ async def test_html_and_script_are_escaped_on_every_page_and_push(client, alice,
     assert await db(Message.objects.count)() == 3
     for comm in (b, bj, cl, cg):
         await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_settings_list_muted_players_and_unmute(client, alice, bob, charlie):
+    services.mute_set(muter=bob, muted=alice, on=True)
+    page = _page(client, bob, reverse("accounts:settings"))
+    assert "Muted players" in page and "alice" in page and "charlie" not in page
+    assert f'action="{reverse("chat:mute", args=[alice.pk])}"' in page
+    response = client.post(
+        reverse("chat:mute", args=[alice.pk]), {"on": "0", "next": reverse("accounts:settings")}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("accounts:settings")
+    assert not Mute.objects.exists()
+    assert "You have muted nobody" in _page(client, bob, reverse("accounts:settings"))
+    client.post(reverse("chat:enable"), {"on": "0", "next": reverse("accounts:settings")})
+    assert "Turn chat on" in _page(client, bob, reverse("accounts:settings"))

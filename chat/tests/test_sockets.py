@@ -173,3 +173,13 @@ async def test_lobby_chat(alice, bob, charlie):
     for comm in (a, c):
         await comm.disconnect()
     assert await db(Message.objects.filter(lobby=lobby).count)() == 1
+
+
+async def test_a_mute_leaves_the_lobby_list_socket_alone(alice, bob):
+    comm = await connect(bob, "/ws/lobbies/")
+    await comm.receive_from(timeout=5)
+    await db(services.mute_set)(muter=bob, muted=alice, on=True)
+    assert await _quiet(comm)
+    await db(game_services.lobby_create)(host=alice, name="Still listening")
+    assert "Still listening" in await comm.receive_from(timeout=5)
+    await comm.disconnect()
