@@ -122,7 +122,7 @@
 
   // The polite live region (#announce, outside the swapped board) says each new step in words:
   // the newest line of the board's move log, then whose turn it is.
-  var announced = null;
+  var announced = null, lastTurn = null;
   function newestLog() {
     var li = document.querySelector("#move-log li");
     return li ? { v: parseInt(li.dataset.logVersion, 10), text: li.textContent.trim() } : null;
@@ -131,8 +131,12 @@
     var entry = newestLog(), live = $("announce"), board = $("board");
     if (!entry || !live || !board || (announced !== null && entry.v <= announced)) return;
     announced = entry.v;
-    var turn = board.dataset.current !== "" && board.dataset.current === mySeat()
-      ? gameText("textYourTurn", "It is your turn.") : (board.dataset.turn || "");
+    var turn = "";  // whose turn, when it has changed since the last announcement
+    if (board.dataset.current !== lastTurn) {
+      lastTurn = board.dataset.current;
+      turn = lastTurn !== "" && lastTurn === mySeat()
+        ? gameText("textYourTurn", "It is your turn.") : (board.dataset.turn || "");
+    }
     // The player's own drawn card is in their controls alone ("You drew 7"): said to them too.
     var drawn = document.querySelector("#controls .drawn");
     var mine = drawn ? " " + drawn.textContent.replace(/\s+/g, " ").trim() + "." : "";
@@ -201,6 +205,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     var entry = newestLog();
     announced = entry ? entry.v : -1;  // what the page showed when loaded is not news
+    var board = $("board");
+    lastTurn = board ? board.dataset.current : null;
     refresh();
   });
 })();

@@ -50,11 +50,12 @@ def tab_to(page, selector: str, limit: int = 80) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def finish_round(game: Game, users) -> None:
-    """Through the services: each turn draws and turns a face-down card (else swaps)."""
+def finish_round(game: Game, users, until=(engine.ROUND_OVER, engine.GAME_OVER)) -> None:
+    """Through the services: each turn draws and turns a face-down card (else swaps), until
+    the round is over (or another phase of ``until``)."""
     for _ in range(200):
         state = restore(game)
-        if state.phase in (engine.ROUND_OVER, engine.GAME_OVER):
+        if state.phase in until:
             return
         seat = state.current
         services.game_apply_action(
@@ -165,7 +166,7 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     assert "playable" in ann.evaluate("document.activeElement.getAttribute('aria-label')")
     drawn = ann.locator("#drawn-card .card").get_attribute("data-v")
     heard = ann.locator("#announce").inner_text()
-    assert heard == f"alice drew a card from the draw pile. You drew {drawn}. It is your turn."
+    assert heard == f"alice drew a card from the draw pile. You drew {drawn}."  # still her turn
     problems += audit(ann, "game-drawn-card", screenshot_dir)
     start = focused(ann)
     ann.keyboard.press("ArrowDown")
@@ -181,7 +182,11 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     assert ann.locator("#move-log li").first.inner_text() in heard
     ann.screenshot(path=screenshot_dir / "a11y-after-keyboard-turn.png", full_page=True)
 
-    # Round over (played on by the services; the page is loaded again).
+    # The last turns, then the round over (played on by the services; the page loaded again).
+    finish_round(game, [alice, bob], until=(engine.FINAL,))
+    ann.goto(url)
+    ann.locator("#final-banner").wait_for()
+    problems += audit(ann, "game-last-turns")
     finish_round(game, [alice, bob])
     game.refresh_from_db()
     assert game.phase == engine.ROUND_OVER
