@@ -94,7 +94,12 @@ def board_context(view: engine.View, meta: dict) -> dict:
         {
             "number": i + 1,
             "scores": [
-                {"value": s, "doubled": r.ender == seat and r.doubled, "ender": r.ender == seat}
+                {
+                    "value": s,
+                    "raw": r.raw[seat],
+                    "doubled": r.ender == seat and r.doubled,
+                    "ender": r.ender == seat,
+                }
                 for seat, s in enumerate(r.scores)
             ],
         }
@@ -105,6 +110,10 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "meta": meta,
         "version": meta["version"],
         "players": players,
+        # The score table at the end of the game: the winner first, then by total.
+        "standings": sorted(players, key=lambda p: (not p["winner"], p["total"], p["seat"]))
+        if view.phase == engine.GAME_OVER
+        else players,
         "phase_label": PHASE_LABELS.get(view.phase, view.phase),
         "current_name": view.players[view.current] if view.current is not None else None,
         "ender_name": view.players[view.ender] if view.ender is not None else None,

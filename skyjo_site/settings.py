@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "skyjo_site.errorpages.NotFoundPageMiddleware",
     # After htmx (the 429 answer depends on request.htmx); django-ratelimit's middleware turns
     # the decorators' Ratelimited into RATELIMIT_VIEW, ours limits every other POST.
     "django_ratelimit.middleware.RatelimitMiddleware",

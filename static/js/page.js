@@ -3,9 +3,16 @@
 (function () {
   "use strict";
 
-  // A fragment that says where to go (the lobby's game has started) is followed at once.
+  // A fragment that says where to go (the lobby's game has started) is followed at once, unless
+  // this page is already leaving: the host's own "Start the game" form lands on the game by
+  // itself, and a second navigation would load it twice.
+  var leaving = false;
+  document.addEventListener("submit", function (e) {
+    if (!e.defaultPrevented && !(e.target && e.target.hasAttribute("hx-post"))) leaving = true;
+  });
+  window.addEventListener("pageshow", function () { leaving = false; });
   function followRedirect(root) {
-    if (!root || !root.querySelector) return;
+    if (leaving || !root || !root.querySelector) return;
     var target = root.matches && root.matches("[data-redirect]") ? root : root.querySelector("[data-redirect]");
     if (target) window.location.href = target.getAttribute("data-redirect");
   }

@@ -1,0 +1,58 @@
+"""In real Chromium against a live Daphne: a guest comes in by a private lobby's invite link
+(its socket is let in: no refused socket, no console error), takes a seat (the host's header
+counts it at once), and the host starts the game (one load of the game page, not two)."""
+
+import re
+
+import pytest
+
+from conftest import PASSWORD
+from games import services
+from games.tests.e2e.test_browser_replay import logged_in_context
+
+pytestmark = pytest.mark.e2e
+
+
+def test_an_invited_guest_sits_down_and_the_host_starts(
+    daphne_server, browser, screenshot_dir, django_user_model
+):
+    base = daphne_server
+    host, guest = (
+        django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD)
+        for n in ("hostess", "guest")
+    )
+    lobby = services.lobby_create(host=host, name="Private", seat_count=2, is_public=False)
+    pages, problems = [], []
+    for user in (host, guest):
+        page = logged_in_context(browser, base, user).new_page()
+        page.set_default_timeout(15_000)
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        pages.append(page)
+    hosting, guesting = pages
+
+    hosting.goto(f"{base}/lobbies/{lobby.pk}/")
+    hosting.locator("#lobby-panel[data-synced]").wait_for()
+    assert "1 of 2 seats taken" in hosting.locator("#lobby-summary").inner_text()
+
+    guesting.goto(f"{base}/lobbies/invite/{lobby.invite_code}/")
+    guesting.locator("#lobby-panel[data-synced]").wait_for()  # its socket was let in
+    guesting.get_by_role("button", name="Take a seat").click()
+    hosting.locator("#lobby-summary", has_text="2 of 2 seats taken").wait_for()
+
+    game_loads = []
+    hosting.on(
+        "request",
+        lambda r: (
+            game_loads.append(r.url)
+            if r.resource_type == "document" and re.search(r"/games/\d+/$", r.url)
+            else None
+        ),
+    )
+    hosting.get_by_role("button", name="Start the game").click()
+    hosting.wait_for_url(re.compile(r"/games/\d+/$"))
+    guesting.wait_for_url(hosting.url)  # the push reached both pages: the guest followed it
+    hosting.locator('#conn[data-state="open"]').wait_for()
+    guesting.locator('#conn[data-state="open"]').wait_for()
+    hosting.screenshot(path=screenshot_dir / "lobby-start-host.png")
+    assert game_loads == [hosting.url]
+    assert problems == []

@@ -1,0 +1,111 @@
+"""In real Chromium at 360×740 against a live Daphne: no page scrolls sideways, with 2, 4 and 8
+players (running games against bots, finished games, their replays), and the game-over screen
+shows the winner first. Screenshots: test-artifacts/screenshots/phone-*.png."""
+
+import pytest
+
+from conftest import PASSWORD
+from games import engine, publish, services
+from games.models import Game
+from games.tests.e2e.test_browser_replay import logged_in_context
+from games.tests.helpers import start_game
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 360, "height": 740}
+# Long names are the hard case for a narrow screen (a username may hold 150 characters).
+NAMES = ["alice", "bartholomew_vonlongname", "carol", "dimitrios_papadopoulos", "eve", "fay", "gus"]
+
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
+  return [...document.querySelectorAll("body *")]
+    .filter(e => e.getBoundingClientRect().right > width + 1)
+    .slice(0, 5)
+    .map(e => `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join(".")}`);
+}"""
+
+
+def finish_quickly(game, users) -> None:
+    """Play ``game`` to its end through the services, turning a card on every turn (the
+    shortest way to end a round)."""
+    for _ in range(1000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            return
+        state = engine.from_snapshot(game.snapshot)
+        if state.phase == engine.ROUND_OVER:
+            for user in users:
+                services.game_set_ready(game_id=game.pk, user=user)
+            continue
+        seat = state.to_act()[0]
+        legal = [a.to_json() for a in state.legal_actions(seat)]
+        action = next((a for a in legal if "flip" in a or a == {"take": "deck"}), legal[0])
+        services.game_apply_action(
+            game_id=game.pk, user=users[seat], action=action, version=game.version
+        )
+    raise AssertionError("the game did not end")
+
+
+def test_no_page_scrolls_sideways_on_a_phone(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    base = daphne_server
+    # Games set up here are seen by the pages; nobody listens to this process's pushes.
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    users = [django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD) for n in NAMES]
+    alice = users[0]
+    pages = {
+        "home": "/",
+        "lobbies": "/lobbies/",
+        "rules": "/rules/",
+        "players": "/players/",
+        "settings": "/accounts/settings/",
+    }
+    for count in (2, 4, 8):
+        running = services.bot_game_create(user=alice, bots=count - 1, level="medium")
+        pages[f"game-{count}-bots"] = f"/games/{running.pk}/"
+        humans = [users[i % len(users)] for i in range(count)]
+        if count == 8:  # eight seats need eight people: one more
+            humans[-1] = django_user_model.objects.create_user("hannelore_schmidt", "h@x.org")
+        finished = start_game(*humans, end_score=1)
+        finish_quickly(finished, humans)
+        pages[f"game-over-{count}"] = f"/games/{finished.pk}/"
+        pages[f"replay-{count}-end"] = f"/games/{finished.pk}/replay/?step=9999"
+    pages["replay-8-middle"] = f"/games/{finished.pk}/replay/?step=30"
+    lobby = services.lobby_create(host=alice, name="A table with a rather long name", seat_count=8)
+    for seat in (1, 2, 3):
+        services.lobby_add_bot(lobby_id=lobby.pk, host=alice, seat_index=seat, level="strong")
+    pages["lobby-8"] = f"/lobbies/{lobby.pk}/"
+    pages["profile"] = "/u/alice/"
+    private = services.lobby_create(host=users[1], name="Secret", seat_count=2, is_public=False)
+    pages["not-found"] = f"/lobbies/{private.pk}/"
+
+    context = logged_in_context(browser, base, alice, viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    overflowing = {}
+    for name, url in pages.items():
+        page.goto(base + url)
+        if page.locator("[ws-connect]").count():
+            page.locator("[ws-connect][data-synced]").wait_for()
+        page.screenshot(path=screenshot_dir / f"phone-{name}.png", full_page=True)
+        found = page.evaluate(OVERFLOW)
+        if found:
+            overflowing[name] = found
+        if name.startswith("game-over"):  # the winner's line and row come first
+            page.screenshot(path=screenshot_dir / f"phone-{name}-first-screen.png")
+            assert page.locator(".game-over-title").bounding_box()["y"] < PHONE["height"]
+            first = page.locator(".score-table tbody tr").first
+            assert "is-winner" in first.get_attribute("class")
+    context.close()
+
+    anonymous = browser.new_context(viewport=PHONE)
+    page = anonymous.new_page()
+    for name, url in {"register": "/accounts/register/", "login": "/accounts/login/"}.items():
+        page.goto(base + url)
+        page.screenshot(path=screenshot_dir / f"phone-{name}.png", full_page=True)
+        if found := page.evaluate(OVERFLOW):
+            overflowing[name] = found
+    anonymous.close()
+    assert overflowing == {}
