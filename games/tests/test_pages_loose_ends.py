@@ -70,7 +70,8 @@ def test_the_game_over_table_puts_the_winner_first_and_says_what_was_doubled():
     table = html[html.index('<table class="score-table">') :]
     rows = table.split("<tr")[2:]
     assert "Medium bot 1" in rows[0] and "is-winner" in rows[0]  # 25: the lowest total
-    names = [re.search(r'<th scope="row">([^<]+)', row)[1].strip() for row in rows]
+    heads = [re.search(r'<th scope="row">(.*?)</th>', row)[1] for row in rows]
+    names = [re.sub(r'<span class="badge.*?</span>|<[^>]+>', "", h).strip() for h in heads]
     assert names == ["Medium bot 1", "bea", "ann"]
     assert "13 × 2 = 26" in rows[1] and "×2<" not in table
     assert html.index("score-table") < html.index('class="players')  # above the grids
