@@ -181,6 +181,18 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
     assert ann.locator(f"#{target}.just-changed").count() == 1
     assert ann.locator("#move-log li").first.inner_text() in heard
     ann.screenshot(path=screenshot_dir / "a11y-after-keyboard-turn.png", full_page=True)
+    changed = f"getComputedStyle(document.querySelector('#{target} .card')).animationDuration"
+    assert ann.evaluate(changed) != "0s"  # highlighted for a moment...
+    ann.emulate_media(reduced_motion="reduce")
+    assert float(ann.evaluate(changed).rstrip("s")) < 0.001  # ...but nothing moves on request
+    ann.emulate_media(reduced_motion="no-preference")
+    phone = logged_in_context(browser, base, alice, viewport={"width": 360, "height": 740})
+    small = phone.new_page()
+    small.goto(url)
+    small.locator("#move-log").wait_for()
+    small.screenshot(path=screenshot_dir / "a11y-game-phone.png", full_page=True)
+    assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    phone.close()
 
     # The last turns, then the round over (played on by the services; the page loaded again).
     finish_round(game, [alice, bob], until=(engine.FINAL,))
