@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.names import short_name
 from games import selectors as game_selectors
 from games.errors import NotFound, ServiceError
 from games.models import Game
@@ -88,7 +89,7 @@ def report_player(request, username):
         raise Http404
     return _report_page(
         request,
-        title=_("Report %(name)s") % {"name": player.username},
+        title=_("Report %(name)s") % {"name": short_name(player.username)},
         back=reverse("accounts:profile", args=[player.username]),
         kind=Report.Kind.PLAYER,
         target_id=player.pk,
@@ -103,7 +104,7 @@ def report_game(request, game_id):
     except NotFound as exc:
         raise Http404 from exc
     others = [
-        (str(p.user_id), _("The player %(name)s") % {"name": p.name})
+        (str(p.user_id), _("The player %(name)s") % {"name": short_name(p.name)})
         for p in game.players.exclude(user=None).exclude(user=request.user).order_by("seat")
     ]
     return _report_page(
@@ -131,7 +132,7 @@ def report_message(request, message_id):
         back = reverse("games:lobby", args=[message.lobby_id])
     return _report_page(
         request,
-        title=_("Report a message by %(name)s") % {"name": message.author.username},
+        title=_("Report a message by %(name)s") % {"name": short_name(message.author.username)},
         back=back,
         kind=Report.Kind.MESSAGE,
         target_id=message.pk,

@@ -1,10 +1,12 @@
-"""In real Chromium against a live Daphne: a third player at the table reports, a moderator
-acts from the queue, and both other players' pages change without a reload. Screenshots of
-the queue on a desktop and on a phone."""
+"""In real Chromium against a live Daphne: a third player at the table reports (a chat
+message; a player), a moderator acts from the queue (hides the message; stops the game), and
+both other players' pages change without a reload. Screenshots of the queue on a desktop and
+on a phone, and of a player's file on a phone."""
 
 import pytest
 from django.test import Client
 
+from chat import services as chat_services
 from games.tests.helpers import start_game
 from moderation.models import AuditEntry, Report
 
@@ -29,6 +31,50 @@ def page_of(browser, base, user, viewport=DESKTOP):
 def open_game(page, base, game):
     page.goto(f"{base}/games/{game.pk}/")
     page.wait_for_selector('#conn[data-state="open"]')
+
+
+def test_a_reported_message_hidden_from_the_queue_leaves_both_players_pages(
+    daphne_server, browser, screenshot_dir, alice, bob, charlie, maud
+):
+    base = daphne_server
+    game = start_game(alice, bob, charlie)
+    kind = chat_services.chat_post(user=alice, text="Good luck, all!", game_id=game.pk)
+    rude = chat_services.chat_post(user=bob, text="You are all idiots", game_id=game.pk)
+    players = [page_of(browser, base, user) for user in (alice, bob)]
+    for page in players:
+        open_game(page, base, game)
+        page.locator(f"#chat-msg-{rude.pk}").wait_for()
+
+    reporter = page_of(browser, base, charlie)
+    open_game(reporter, base, game)
+    reporter.locator(f"#chat-msg-{rude.pk} .chat-report").click()
+    reporter.get_by_label("Insults or harassment").check()
+    reporter.get_by_role("button", name="Send the report").click()
+    reporter.wait_for_url(f"{base}/games/{game.pk}/")
+    reporter.get_by_text("Thank you: your report was received.").wait_for()
+    reporter.screenshot(path=screenshot_dir / "moderation-report-received.png", full_page=True)
+    report = Report.objects.get()
+    assert (report.reporter, report.player, report.message_id) == (charlie, bob, rude.pk)
+
+    queue = page_of(browser, base, maud)
+    queue.goto(f"{base}/moderation/")
+    card = queue.locator(f"#report-{report.pk}")
+    card.locator(f"#mod-msg-{rude.pk}.mod-msg-reported").wait_for()
+    card.locator(f"#mod-msg-{kind.pk}").wait_for()  # in context
+    queue.screenshot(path=screenshot_dir / "moderation-queue-desktop.png", full_page=True)
+    phone = page_of(browser, base, maud, viewport=PHONE)
+    phone.goto(f"{base}/moderation/")
+    phone.screenshot(path=screenshot_dir / "moderation-queue-phone.png", full_page=True)
+
+    card.locator(f"#hide-note-{report.pk}").fill("insult")
+    card.get_by_role("button", name="Hide the message").click()
+    queue.get_by_text("The message is hidden.").wait_for()
+    for page in players:  # gone without a reload; the other message stays
+        page.locator(f"#chat-msg-{rude.pk}").wait_for(state="detached")
+        assert page.locator(f"#chat-msg-{kind.pk}").is_visible()
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.message_id, entry.report_id) == ("hide_message", rude.pk, report.pk)
+    queue.get_by_text("No open reports.").wait_for()
 
 
 def test_a_report_from_the_table_and_the_moderator_stops_the_game(
@@ -56,11 +102,7 @@ def test_a_report_from_the_table_and_the_moderator_stops_the_game(
     queue.goto(f"{base}/moderation/")
     card = queue.locator(f"#report-{report.pk}")
     card.get_by_text("bob and alice share cards").wait_for()
-    queue.screenshot(path=screenshot_dir / "moderation-queue-desktop.png", full_page=True)
-    phone = page_of(browser, base, maud, viewport=PHONE)
-    phone.goto(f"{base}/moderation/")
-    phone.screenshot(path=screenshot_dir / "moderation-queue-phone.png", full_page=True)
-
+    card.get_by_text("Stop the game or close the lobby").click()
     card.locator(f"#stop-reason-{report.pk}").fill("collusion reported")
     card.get_by_role("button", name="Stop the game (voided)").click()
     queue.get_by_text("The game is stopped and voided.").wait_for()
@@ -75,6 +117,7 @@ def test_a_report_from_the_table_and_the_moderator_stops_the_game(
         "collusion reported",
     )
     queue.get_by_text("No open reports.").wait_for()
+    phone = page_of(browser, base, maud, viewport=PHONE)
     phone.goto(f"{base}/moderation/players/bob/")
     phone.get_by_text("Cheating or playing together against others").wait_for()
     phone.screenshot(path=screenshot_dir / "moderation-player-file-phone.png", full_page=True)
