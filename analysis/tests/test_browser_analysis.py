@@ -9,6 +9,7 @@ from analysis.models import GameAnalysis
 from analysis.services import analysis_run_due
 from conftest import PASSWORD
 from games import services
+from games.tests.e2e.test_browser_a11y import audit
 from games.tests.e2e.test_browser_replay import caption_step, logged_in_context
 from games.tests.helpers import play_to_end, start_game
 
@@ -43,6 +44,7 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     assert you.inner_text().startswith("You lost ")
     page.locator("#analysis-summary").scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / "analysis-game-over.png", full_page=False)
+    problems = audit(page, "analysis-game-over")
 
     # The replay: labels in the move list, then jump to my first and second mistakes.
     page.goto(f"{base}/games/{game.pk}/replay/")
@@ -61,6 +63,7 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     if "swap" in best or "flip" in best:
         assert page.locator("#board .cell.is-best").count() == 1
     page.screenshot(path=screenshot_dir / "analysis-replay.png", full_page=False)
+    problems += audit(page, "analysis-replay")
     page.locator("#mistake-prev").click()
     page.wait_for_url(f"**/replay/?step={mine[0]['step']}")
     context.close()
@@ -74,4 +77,6 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     page.screenshot(path=screenshot_dir / "analysis-replay-phone.png", full_page=False)
     page.locator("#analysis-note").scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / "analysis-replay-phone-note.png", full_page=False)
+    problems += audit(page, "analysis-replay-phone")
     phone.close()
+    assert problems == []

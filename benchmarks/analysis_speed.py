@@ -1,0 +1,77 @@
+"""Post-game analysis speed on one core: whole 4-player games, and one decision's evaluation.
+
+Run: taskset -c 0 .venv/bin/python benchmarks/analysis_speed.py [--games N]
+
+1. Whole games: N 4-player games to 100 points among bots (seats easy, medium, medium, strong,
+   so that there are bad moves to find), from seeds 0..N-1; the clock covers
+   ``analysis.core.analyse_record(record)`` for all four seats: the replay of the record through
+   the engine (a view before every step), the evaluation of every turn decision, labels and
+   totals. Printed: decisions per game, seconds per game (median, max).
+2. One decision: every turn decision of those games (the seat's view before it) timed alone:
+   ``evaluate(view)`` and ``best(...)`` together, as the analysis does. Printed: p50, p99, max.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.calibrate import play_game  # noqa: E402
+from analysis.core import analyse_record  # noqa: E402
+from games.bots.evaluation import best, evaluate  # noqa: E402
+from games.engine import REVEAL, iter_steps  # noqa: E402
+
+SEATS = ("easy", "medium", "medium", "strong")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    records = [play_game(SEATS, seed) for seed in range(args.games)]
+
+    per_game, cpu_game, decisions = [], [], []
+    for record in records:
+        started, cpu = time.perf_counter(), time.process_time()
+        result = analyse_record(record)
+        per_game.append(time.perf_counter() - started)
+        cpu_game.append(time.process_time() - cpu)
+        decisions.append(len(result["decisions"]))
+
+    times, cpu_times = [], []
+    for record in records:
+        for _step, _seat, action, view in iter_steps(record):
+            if action.kind == REVEAL:
+                continue
+            started, cpu = time.perf_counter(), time.process_time()
+            best(evaluate(view))
+            times.append(time.perf_counter() - started)
+            cpu_times.append(time.process_time() - cpu)
+    times.sort()
+    cpu_times.sort()
+
+    def pct(values: list[float], q: float) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+    print(f"{args.games} games of 4 players to 100 points ({', '.join(SEATS)})")
+    print(
+        f"whole game, all 4 seats: {statistics.mean(decisions):.0f} decisions a game "
+        f"(min {min(decisions)}, max {max(decisions)})"
+    )
+    print(
+        f"  wall: median {statistics.median(per_game):.3f} s, max {max(per_game):.3f} s; "
+        f"CPU: median {statistics.median(cpu_game):.3f} s, max {max(cpu_game):.3f} s"
+    )
+    print(f"one decision ({len(times)}):")
+    for name, values in (("wall", times), ("CPU", cpu_times)):
+        print(
+            f"  {name}: p50 {pct(values, 0.5):.2f} ms, p99 {pct(values, 0.99):.2f} ms, "
+            f"max {values[-1] * 1000:.2f} ms, mean {statistics.mean(values) * 1000:.2f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
