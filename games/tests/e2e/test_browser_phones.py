@@ -2,6 +2,8 @@
 players (running games against bots, finished games, their replays), and the game-over screen
 shows the winner first. Screenshots: test-artifacts/screenshots/phone-*.png."""
 
+import time
+
 import pytest
 
 from conftest import PASSWORD
@@ -47,6 +49,17 @@ def finish_quickly(game, users) -> None:
     raise AssertionError("the game did not end")
 
 
+def wait_for_turn(game, seat: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        state = engine.from_snapshot(game.snapshot)
+        if state.phase == engine.PLAY and state.current == seat and state.drawn is None:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"seat {seat} did not get the turn")
+
+
 def test_no_page_scrolls_sideways_on_a_phone(
     daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
 ):
@@ -61,10 +74,14 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "rules": "/rules/",
         "players": "/players/",
         "settings": "/accounts/settings/",
+        "password-change": "/accounts/password_change/",
+        "report-player": "/report/player/carol/",
     }
     for count in (2, 4, 8):
         running = services.bot_game_create(user=alice, bots=count - 1, level="medium")
         pages[f"game-{count}-bots"] = f"/games/{running.pk}/"
+        if count == 4:  # alice has revealed and holds a drawn card: the widest controls
+            drawing = running
         humans = [users[i % len(users)] for i in range(count)]
         if count == 8:  # eight seats need eight people: one more
             humans[-1] = django_user_model.objects.create_user("hannelore_schmidt", "h@x.org")
@@ -81,6 +98,18 @@ def test_no_page_scrolls_sideways_on_a_phone(
     private = services.lobby_create(host=users[1], name="Secret", seat_count=2, is_public=False)
     pages["not-found"] = f"/lobbies/{private.pk}/"
 
+    for pos in (0, 1):
+        drawing.refresh_from_db()
+        services.game_apply_action(
+            game_id=drawing.pk, user=alice, action={"reveal": pos}, version=drawing.version
+        )
+    wait_for_turn(drawing, seat=0)  # the bot runner of the live server plays the bots
+    drawing.refresh_from_db()
+    services.game_apply_action(
+        game_id=drawing.pk, user=alice, action={"take": "deck"}, version=drawing.version
+    )
+    pages["game-4-bots-drawn"] = f"/games/{drawing.pk}/"
+
     context = logged_in_context(browser, base, alice, viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -93,6 +122,8 @@ def test_no_page_scrolls_sideways_on_a_phone(
         found = page.evaluate(OVERFLOW)
         if found:
             overflowing[name] = found
+        if name == "game-4-bots-drawn":
+            assert page.locator("#controls .drawn").count() == 1
         if name.startswith("game-over"):  # the winner's line and row come first
             page.screenshot(path=screenshot_dir / f"phone-{name}-first-screen.png")
             assert page.locator(".game-over-title").bounding_box()["y"] < PHONE["height"]
