@@ -42,16 +42,21 @@ def open_reports(*, viewer, limit: int = QUEUE_SIZE) -> tuple[list[QueueItem], i
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
+    about: dict[int, tuple] = {}  # per reported player, read once however many reports
     items = []
     for report in reports:
         item = QueueItem(report)
         if report.message_id:
             item.message, item.context = message_in_context(report.message_id)
         if report.player_id:
+            if report.player_id not in about:
+                about[report.player_id] = (
+                    list(AuditEntry.objects.filter(player_id=report.player_id)[:3]),
+                    recent_messages(report.player_id, limit=5),
+                    player_history(report.player, viewer=viewer, limit=5),
+                )
+            item.sanctions, item.recent_messages, item.recent_games = about[report.player_id]
             item.earlier_reports = counts.get(report.player_id, 1) - 1
-            item.sanctions = list(AuditEntry.objects.filter(player_id=report.player_id)[:3])
-            item.recent_messages = recent_messages(report.player_id, limit=5)
-            item.recent_games = player_history(report.player, viewer=viewer, limit=5)
         items.append(item)
     return items, total
 

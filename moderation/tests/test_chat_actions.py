@@ -10,6 +10,7 @@ from django.utils import timezone
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from chat.errors import ChatSilenced
+from games import services as game_services
 from games.errors import BadRequest, NotFound
 from games.tests.helpers import start_game
 from moderation import services
@@ -111,3 +112,17 @@ def test_a_player_may_neither_hide_nor_silence(alice, bob, message):
         )
     message.refresh_from_db()
     assert not message.is_hidden and chat_selectors.active_silence(bob.pk) is None
+
+
+def test_a_lobby_message_is_reported_and_hidden(
+    maud, alice, charlie, published, django_capture_on_commit_callbacks
+):
+    lobby = game_services.lobby_create(host=alice, name="Open table", seat_count=4)
+    message = chat_services.chat_post(user=alice, text="buy cheap coins", lobby_id=lobby.pk)
+    report, created = report_message(charlie, message)
+    assert created and (report.lobby_id, report.game_id, report.player) == (lobby.pk, None, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.message_hide(moderator=maud, message_id=message.pk, report_id=report.pk)
+    assert published == [("hidden", message.pk)]
+    entry = AuditEntry.objects.get()
+    assert (entry.lobby_id, entry.game_id, entry.message_id) == (lobby.pk, None, message.pk)

@@ -216,3 +216,16 @@ def test_a_moderator_has_no_way_to_edit_or_delete_the_audit_log(client, maud, bo
     assert client.post(delete, {"post": "yes"}).status_code == 403
     assert client.get(reverse("admin:accounts_user_changelist")).status_code == 403
     assert AuditEntry.objects.get().reason == "x"
+
+
+def test_the_queue_reads_each_reported_player_once(
+    client, maud, bob, game, django_user_model, django_assert_max_num_queries
+):
+    for n in range(6):
+        reporter = django_user_model.objects.create_user(f"reporter{n}", password="x-pw-12345")
+        Report.objects.create(reporter=reporter, kind="player", player=bob, reason="abuse")
+    client.force_login(maud)
+    client.get(reverse("moderation:queue"))  # sessions, permissions, caches warmed
+    with django_assert_max_num_queries(20):  # six reports about one player
+        page = client.get(reverse("moderation:queue")).content.decode()
+    assert page.count('class="panel report-card"') == 6
