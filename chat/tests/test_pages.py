@@ -128,10 +128,9 @@ async def test_html_and_script_are_escaped_on_every_page_and_push(client, alice,
     await db(play_to_end)(game, [alice, bob])
     pages.append(await db(_page)(client, bob, f"/games/{game.pk}/"))  # spectators' too
     escaped_once = " ".join(ESCAPED.split())
-    for html in pushed[:3] + pages:
+    for html in pushed + pages:  # pushed[3]: bob's panel redrawn after a mute
         assert "<script>alert" not in html and "<img src=x" not in html
         assert escaped_once in html
-    assert "<script>alert" not in pushed[3]
     assert await db(Message.objects.count)() == 3
     for comm in (b, bj, cl, cg):
         await comm.disconnect()
