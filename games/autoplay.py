@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
-from analysis.services import analysis_run_due
+from analysis.services import analysis_tick
 from games import clock, engine, moderation, presence, services
 from games.bots import get_bot
 from games.errors import DATABASE_DOWN, ServiceError, one_line
@@ -198,7 +198,7 @@ def _tick() -> None:
     try:
         while play_due_turns() >= BATCH:  # a backlog: go on at once
             pass
-        analysis_run_due(limit=1)  # then one finished game's post-game analysis (analysis/)
+        analysis_tick()  # then one finished game's post-game analysis (analysis/)
     finally:
         close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
 

@@ -31,6 +31,7 @@ def finished(alice, bob, monkeypatch):
 
 def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch):
     monkeypatch.setattr(autoplay, "close_old_connections", lambda: None)
+    monkeypatch.setattr(analysis_services, "_next_look", 0.0)
     autoplay._tick()
     row = GameAnalysis.objects.get(game=finished)
     assert row.version == VERSION
@@ -38,6 +39,8 @@ def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch):
     assert row.data["decisions"] and row.seconds > 0
     assert analysis_run_due() == 0  # stored: not computed again
     assert GameAnalysis.objects.get(game=finished).computed_at == row.computed_at
+    autoplay._tick()  # nothing due: the next look waits IDLE_LOOK seconds
+    assert analysis_services._next_look > 0
 
 
 def test_a_new_version_is_computed_again(finished, monkeypatch):
