@@ -59,13 +59,23 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     assert "points lost" in note.inner_text() and "Best:" in note.inner_text()
     page.locator("#mistake-next").click()
     page.wait_for_url(f"**/replay/?step={mine[1]['step']}")
-    best = mine[1]["best"]
-    if "swap" in best or "flip" in best:
-        assert page.locator("#board .cell.is-best").count() == 1
     page.screenshot(path=screenshot_dir / "analysis-replay.png", full_page=False)
     problems += audit(page, "analysis-replay")
     page.locator("#mistake-prev").click()
     page.wait_for_url(f"**/replay/?step={mine[0]['step']}")
+
+    # A mistake whose best move is a card of the grid: that card is outlined on the board.
+    placed = next(d for d in mine if "swap" in d["best"] or "flip" in d["best"])
+    pos = placed["best"].get("swap", placed["best"].get("flip"))
+    page.goto(f"{base}/games/{game.pk}/replay/?step={placed['step']}")
+    best = page.locator("#board .cell.is-best")
+    assert best.count() == 1
+    assert best.get_attribute("data-seat") == "0" and best.get_attribute("data-pos") == str(pos)
+    assert (
+        f"row {pos // 4 + 1}, column {pos % 4 + 1}" in page.locator("#analysis-note").inner_text()
+    )
+    page.locator("#analysis-note").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "analysis-replay-best.png", full_page=False)
     context.close()
 
     phone = logged_in_context(
