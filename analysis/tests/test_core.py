@@ -67,3 +67,35 @@ def test_the_analysis_ranks_the_bot_levels():
     assert mean["easy"] > 2 * mean["medium"] > 0
     labelled = {level: sum(d["label"] is not None for d in found[level]) for level in found}
     assert labelled["easy"] > labelled["medium"] > labelled["strong"] == 0
+
+
+def test_hand_built_decisions_get_the_labels_they_deserve():
+    from games.bots.tests.test_evaluation import H, make_view
+    from games.engine import draw, flip, swap, take_discard
+
+    column = make_view([7, H, H, H, 7, H, H, H, 3, H, H, H], [H] * 12, discard=(2, 7))
+    assert judge(column, take_discard(8))["lost"] == 0
+    missed = judge(column, draw())
+    assert missed["label"] == "blunder" and missed["topic"] == "take_or_draw"
+    assert missed["best"] == {"take": "discard", "swap": 8}
+
+    mine = [10, 11, 9, 12, 11, 10, 12, 9, 9, 12, 10, H]
+    doubled = make_view(mine, [0, 0, 1, -1, 0, 1, -1, 0, 2, 1, H, H], drawn=0)
+    ended = judge(doubled, flip(11))
+    assert ended["label"] == "blunder" and ended["topic"] == "end_round"
+    assert ended["best"] == {"swap": 3}
+
+    thrown = make_view([12, 3, H, H, 4, H, H, H, 5, H, H, H], [H] * 12, drawn=-2)
+    verdict = judge(thrown, flip(2))
+    assert verdict["label"] == "blunder" and verdict["topic"] == "swap_or_flip"
+    assert judge(thrown, swap(1))["topic"] == "which_swap"
+
+
+def test_the_examples_in_the_docstrings_hold():
+    import doctest
+
+    import analysis.core
+    import games.engine.record
+
+    assert doctest.testmod(analysis.core).failed == 0
+    assert doctest.testmod(games.engine.record).failed == 0
