@@ -122,6 +122,7 @@ class AuditEntry(models.Model):
         DISMISS = "dismiss", _("Dismissed a report")
         HIDE_MESSAGE = "hide_message", _("Hid a chat message")
         SILENCE = "silence", _("Silenced in chat")
+        UNSILENCE = "unsilence", _("Lifted a chat silence")
         BAN = "ban", _("Banned")
         UNBAN = "unban", _("Unbanned")
         CLOSE_LOBBY = "close_lobby", _("Closed a lobby")

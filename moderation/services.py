@@ -203,6 +203,17 @@ def player_silence(
     return True
 
 
+def player_unsilence(*, moderator, user_id: int, reason: str = "") -> bool:
+    """End every chat silence of a player now (chat.services.silence_lift)."""
+    _require(moderator, "silence_player")
+    player = _player(user_id)
+    with transaction.atomic():
+        if not chat_services.silence_lift(user=player, by=moderator):
+            return False
+        _audit(moderator, AuditEntry.Action.UNSILENCE, player=player, reason=_reason(reason))
+    return True
+
+
 def player_ban(
     *,
     moderator,

@@ -232,6 +232,14 @@ ACTIONS = {
         ),
         gettext_lazy("The player is silenced in the chat."),
     ),
+    "unsilence": (
+        "silence_player",
+        ActionForm,
+        lambda m, pk, f: services.player_unsilence(
+            moderator=m, user_id=pk, reason=f.cleaned_data["reason"]
+        ),
+        gettext_lazy("The silence is lifted."),
+    ),
     "ban": (
         "ban_player",
         BanForm,

@@ -29,6 +29,14 @@ def message(game, bob):
     return chat_services.chat_post(user=bob, text="you are all idiots", game_id=game.pk)
 
 
+def client_of(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def report_message(reporter, message):
     return services.report_create(
         reporter=reporter, kind="message", target_id=message.pk, reason="abuse"
@@ -91,12 +99,18 @@ def test_a_silence_for_a_time(maud, bob, game):
         chat_services.chat_post(user=bob, text="hello?", game_id=game.pk)
     assert "spam" in str(refused.value)
     [entry] = AuditEntry.objects.all()
+    page = client_of(maud).get(f"/moderation/players/{bob.username}/").content.decode()
+    assert "Lift the silence" in page and "spam" in page
     assert (entry.action, entry.player_name, entry.until, entry.reason) == (
         "silence",
         "bob",
         until,
         "spam",
     )
+    assert services.player_unsilence(moderator=maud, user_id=bob.pk, reason="appeal")
+    assert services.player_unsilence(moderator=maud, user_id=bob.pk) is False
+    assert chat_services.chat_post(user=bob, text="sorry", game_id=game.pk)
+    assert AuditEntry.objects.first().action == "unsilence"
     with pytest.raises(BadRequest):
         services.player_silence(moderator=maud, user_id=bob.pk, until=timezone.now(), reason="x")
     with pytest.raises(BadRequest):
@@ -110,6 +124,8 @@ def test_a_player_may_neither_hide_nor_silence(alice, bob, message):
         services.player_silence(
             moderator=alice, user_id=bob.pk, until=timezone.now() + timedelta(1), reason="x"
         )
+    with pytest.raises(PermissionDenied):
+        services.player_unsilence(moderator=alice, user_id=bob.pk)
     message.refresh_from_db()
     assert not message.is_hidden and chat_selectors.active_silence(bob.pk) is None
 

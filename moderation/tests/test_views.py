@@ -124,6 +124,7 @@ def test_a_player_sees_no_moderation_page_and_may_do_no_action(client, alice, bo
         "dismiss": report.pk,
         "hide": message.pk,
         "silence": bob.pk,
+        "unsilence": bob.pk,
         "ban": bob.pk,
         "unban": bob.pk,
         "close_lobby": game.lobby_id,
