@@ -6,6 +6,11 @@ from django.utils import timezone
 from accounts import sockets
 
 
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating players see: a cautious estimate (mu - 3 sigma), 1000 for a newcomer."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
 class User(AbstractUser):
     """A player. Add profile fields and preferences here, never in a side table."""
 
@@ -36,8 +41,8 @@ class User(AbstractUser):
 
     @property
     def rating(self) -> int:
-        """The shown rating: a cautious estimate (mu - 3 sigma), 1000 for a newcomer."""
-        return round(1000 + 40 * (self.rating_mu - 3 * self.rating_sigma))
+        """The shown rating (:func:`shown_rating`)."""
+        return shown_rating(self.rating_mu, self.rating_sigma)
 
     @property
     def rating_is_provisional(self) -> bool:

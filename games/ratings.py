@@ -7,11 +7,14 @@ fixed, so a game against bots alone says little about the player's standing amon
 from django.contrib.auth import get_user_model
 from openskill.models import PlackettLuce
 
+from stats import recording
+
 MODEL = PlackettLuce()
 
 
-def rate_finished_game(*, totals_by_user: dict[int, int]) -> None:
-    """Update the ratings of the users in ``totals_by_user`` (user id -> final total).
+def rate_finished_game(*, totals_by_user: dict[int, int], game_id: int | None = None) -> None:
+    """Update the ratings of the users in ``totals_by_user`` (user id -> final total), and
+    keep each one's before and after as a snapshot of ``game_id`` (stats.recording).
 
     A lower total ranks better; equal totals are ties. Call inside the transaction that
     finishes the game: the user rows are locked so that two games ending at once both count.
@@ -23,7 +26,11 @@ def rate_finished_game(*, totals_by_user: dict[int, int]) -> None:
     )
     teams = [[MODEL.rating(mu=u.rating_mu, sigma=u.rating_sigma)] for u in users]
     ranks = [totals_by_user[u.pk] for u in users]
+    changes = []
     for user, [new] in zip(users, MODEL.rate(teams, ranks=ranks), strict=True):
+        changes.append((user, user.rating_mu, user.rating_sigma))
         user.rating_mu, user.rating_sigma = new.mu, new.sigma
         user.rated_games += 1
     get_user_model().objects.bulk_update(users, ["rating_mu", "rating_sigma", "rated_games"])
+    if game_id is not None:
+        recording.ratings_changed(game_id=game_id, changes=changes)

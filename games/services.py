@@ -51,6 +51,7 @@ from games.models import (
     Round,
     Seat,
 )
+from stats import recording as stats_recording
 
 MAX_NAME = 60
 MAX_END_SCORE = 1000
@@ -531,13 +532,15 @@ def _save_scores(game: Game, state: engine.Game, seats: tuple[list, int]) -> lis
         player.total = state.totals[player.seat]
         player.won = player.seat in winners
     GamePlayer.objects.bulk_update(players, ["total", "won"])
+    stats_recording.round_scored(game=game, state=state, players=players)
     if not state.finished:
         return []
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     Lobby.objects.filter(pk=game.lobby_id, game=game).update(status=Lobby.Status.FINISHED)
     ratings.rate_finished_game(
-        totals_by_user={p.user_id: p.total for p in players if p.user_id is not None}
+        game_id=game.pk,
+        totals_by_user={p.user_id: p.total for p in players if p.user_id is not None},
     )
     transaction.on_commit(lambda: publish.lobby_changed(game.lobby_id))
     return ["status", "finished_at"]

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "chat",
     "moderation",
     "analysis",
+    "stats",
 ]
 
 MIDDLEWARE = [

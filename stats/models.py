@@ -1,0 +1,117 @@
+"""Rows that SQL can aggregate: one per player per scored round, one per player per finished
+game, one per player per rated game. Written by ``stats.recording`` (from the services that
+score a round and rate a game) and never changed after, except ``counted``.
+
+Each row carries what its aggregates filter on (the user, whether the game had bots, its
+number of players, whether it was public, when it happened), so that a player's figures are
+read from their own rows through one index, without joining games, lobbies or seats.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class RoundResult(models.Model):
+    """One seat's result in one scored round.
+
+    Written when the round is scored, with ``counted`` false; set true when the game finishes
+    (``stats.recording``). Rounds of a game that is stopped or voided never count.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    is_bot = models.BooleanField(default=False)
+    player_count = models.PositiveSmallIntegerField()
+    with_bots = models.BooleanField(help_text="The game had at least one bot seat.")
+    is_public = models.BooleanField(default=False)
+    counted = models.BooleanField(
+        default=False, help_text="The game finished (not stopped, not voided): it counts."
+    )
+    score = models.IntegerField(help_text="The round's score, doubled if it was.")
+    raw = models.IntegerField(help_text="The cards' sum before any doubling.")
+    ended = models.BooleanField(help_text="This player ended the round.")
+    doubled = models.BooleanField()
+    columns_removed = models.PositiveSmallIntegerField()
+    scored_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "number", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number", "seat"], name="roundresult_unique_seat"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "counted", "game"], name="roundresult_user")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} round {self.number} seat {self.seat}: {self.score}"
+
+
+class GameResult(models.Model):
+    """One seat's result in one finished game that counts (deleted if the game is voided)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    is_bot = models.BooleanField(default=False)
+    player_count = models.PositiveSmallIntegerField()
+    with_bots = models.BooleanField(help_text="The game had at least one bot seat.")
+    is_public = models.BooleanField(default=False)
+    total = models.IntegerField()
+    won = models.BooleanField()
+    place = models.PositiveSmallIntegerField(help_text="1 + the seats with a lower total.")
+    rounds = models.PositiveSmallIntegerField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at", "game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameresult_unique_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="gameresult_user_recent"),
+            models.Index(fields=["game", "user"], name="gameresult_game_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat}: {self.total}"
+
+
+class RatingChange(models.Model):
+    """A player's rating before and after one rated game (their rating history)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "rated_at", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="ratingchange_unique_game"),
+        ]
+        indexes = [models.Index(fields=["user", "rated_at"], name="ratingchange_user_time")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} game {self.game_id}: {self.rating_before}->{self.rating_after}"

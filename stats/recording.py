@@ -1,0 +1,102 @@
+"""Writes of the statistics rows (stats.models), called inside the services' transactions.
+
+``round_scored`` is the one call games.services makes when a round is scored (nothing on an
+ordinary move); ``ratings_changed`` is called by games.ratings for a rated game. A game counts
+once it finishes: its round rows are marked ``counted`` and its game rows written then, so a
+game stopped by a moderator (aborted) never counts. ``game_voided`` takes a finished game out
+of the statistics again.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import shown_rating
+from games.engine import COLUMNS
+from games.models import Lobby
+from stats.models import GameResult, RatingChange, RoundResult
+
+
+def columns_removed(cards: list) -> int:
+    """Columns of a grid removed (three equal face-up cards): their cards are ``None``."""
+    return sum(cards[top] is None for top, _, _ in COLUMNS)
+
+
+def round_scored(*, game, state, players) -> None:
+    """Rows for the round ``state`` has just scored (one INSERT); at the game's end, the game's
+    rows too. ``players``: the game's GamePlayer rows (totals already updated)."""
+    result = state.results[-1]
+    now = timezone.now()
+    with_bots = any(p.bot_level for p in players)
+    RoundResult.objects.bulk_create(
+        RoundResult(
+            game_id=game.pk,
+            number=len(state.results),
+            seat=p.seat,
+            user_id=p.user_id,
+            is_bot=bool(p.bot_level),
+            player_count=len(players),
+            with_bots=with_bots,
+            score=result.scores[p.seat],
+            raw=result.raw[p.seat],
+            ended=result.ender == p.seat,
+            doubled=result.ender == p.seat and result.doubled,
+            columns_removed=columns_removed(state.cards[p.seat]),
+            scored_at=now,
+        )
+        for p in players
+    )
+    if state.finished:
+        _game_finished(game, players, len(state.results), now)
+
+
+def _game_finished(game, players, rounds: int, now) -> None:
+    is_public = Lobby.objects.filter(pk=game.lobby_id).values_list("is_public", flat=True).first()
+    is_public = bool(is_public)
+    RoundResult.objects.filter(game_id=game.pk).update(counted=True, is_public=is_public)
+    with_bots = any(p.bot_level for p in players)
+    totals = [p.total for p in players]
+    GameResult.objects.bulk_create(
+        GameResult(
+            game_id=game.pk,
+            seat=p.seat,
+            user_id=p.user_id,
+            is_bot=bool(p.bot_level),
+            player_count=len(players),
+            with_bots=with_bots,
+            is_public=is_public,
+            total=p.total,
+            won=p.won,
+            place=1 + sum(t < p.total for t in totals),
+            rounds=rounds,
+            finished_at=now,
+        )
+        for p in players
+    )
+
+
+def ratings_changed(*, game_id: int, changes: list[tuple[object, float, float]]) -> None:
+    """Snapshots of a rated game: ``changes`` holds (user with the new rating, mu before,
+    sigma before) per player."""
+    now = timezone.now()
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            user_id=user.pk,
+            game_id=game_id,
+            mu_before=mu,
+            sigma_before=sigma,
+            mu_after=user.rating_mu,
+            sigma_after=user.rating_sigma,
+            rating_before=shown_rating(mu, sigma),
+            rating_after=shown_rating(user.rating_mu, user.rating_sigma),
+            rated_at=now,
+        )
+        for user, mu, sigma in changes
+    )
+
+
+def game_voided(*, game_id: int) -> None:
+    """Take a finished game out of the statistics (its rows stay, uncounted). Its rating
+    changes are history and stay; undoing them is the caller's decision."""
+    with transaction.atomic():
+        RoundResult.objects.filter(game_id=game_id).update(counted=False)
+        GameResult.objects.filter(game_id=game_id).delete()
