@@ -35,7 +35,8 @@ def replay_analysis(game, step: int, positions, moves: list[dict], *, viewer_sea
 @login_required
 @require_GET
 def game_analysis_summary(request, game_id: int):
-    """The summary per player for the game-over screen; polled by htmx until it is there."""
+    """The summary per player for the game-over screen and the replay. While it is pending the
+    answer polls itself (every 3 s, templates/analysis/summary.html) until it is there."""
     try:
         game, seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
     except NotFound as exc:

@@ -29,16 +29,16 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
         play_to_end(game, users, seed=1)  # random legal moves: plenty of mistakes
     finally:
         services.secrets.randbits = original
-    assert analysis_run_due() == 1  # what the bot runner does after the game
-    data = GameAnalysis.objects.get(game=game).data
-    mine = [d for d in data["decisions"] if d["seat"] == 0 and d["label"]]
-
     context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
 
-    # The game-over screen fetches the summary.
+    # The game-over screen fetches the summary: not there yet, then polled until it is.
     page.goto(f"{base}/games/{game.pk}/")
+    page.locator("#analysis-pending").wait_for()
+    assert analysis_run_due() == 1  # what the bot runner does after the game
+    data = GameAnalysis.objects.get(game=game).data
+    mine = [d for d in data["decisions"] if d["seat"] == 0 and d["label"]]
     you = page.locator("#analysis-you")
     you.wait_for()
     assert you.inner_text().startswith("You lost ")

@@ -91,13 +91,18 @@ def test_nothing_is_analysed_or_shown_while_the_game_runs(client, alice, bob):
     assert client.get(reverse("games:replay", args=[game.pk])).status_code == 302
 
 
-def test_the_game_over_screen_polls_until_the_summary_is_there(client, alice, finished):
+def test_the_game_over_screen_and_the_replay_poll_until_the_summary_is_there(
+    client, alice, finished
+):
     client.force_login(alice)
     page = client.get(reverse("games:game", args=[finished.pk])).content.decode()
     assert 'id="analysis-slot"' in page
     url = reverse("analysis:summary", args=[finished.pk])
     pending = client.get(url)
     assert pending.status_code == 200 and "being prepared" in pending.content.decode()
+    assert f'hx-get="{url}" hx-trigger="every 3s"' in pending.content.decode()
+    replay = client.get(reverse("games:replay", args=[finished.pk])).content.decode()
+    assert f'hx-get="{url}" hx-trigger="every 3s"' in replay  # the replay waits for it too
     analysis_run_due()
     ready = client.get(url)
     html = ready.content.decode()
