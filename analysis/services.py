@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 
 from analysis.core import VERSION, analyse_record
 from analysis.models import GameAnalysis
+from games.errors import DATABASE_DOWN, one_line
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,9 @@ def analysis_run_due(*, limit: int = 1) -> int:
         for game_id in due:
             analysis_compute(game_id=game_id)
         return len(due)
+    except DATABASE_DOWN as exc:  # the database is away: one line, the runner says the rest
+        log.warning("analysis: the database failed: %s", one_line(exc))
+        return 0
     except Exception:
         log.exception("analysis: a pass failed")
         return 0

@@ -142,3 +142,18 @@ def test_the_replay_shows_labels_the_best_move_and_jumps_between_my_mistakes(
     his = [d["step"] for d in data["decisions"] if d["seat"] == 1 and d["label"]]
     page = client.get(url).content.decode()
     assert f'id="mistake-next" href="{url}?step={his[0]}"' in page
+
+
+def test_a_failing_database_costs_one_line_and_the_game_stays_due(finished, monkeypatch, caplog):
+    from django.db import OperationalError
+
+    def down(**_kwargs):
+        raise OperationalError("server closed the connection unexpectedly\nThis probably means")
+
+    monkeypatch.setattr(analysis_services, "analysis_compute", down)
+    assert analysis_run_due() == 0
+    (record,) = [r for r in caplog.records if r.name == "analysis.services"]
+    assert record.levelname == "WARNING" and record.exc_info is None
+    assert "\n" not in record.getMessage()
+    monkeypatch.undo()
+    assert analysis_run_due() == 1
