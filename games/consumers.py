@@ -15,7 +15,6 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -26,6 +25,7 @@ from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
 from chat.sockets import ChatSocket
 from games import caps, frames, publish, rendering, selectors, services, shedding
+from games.db_threads import in_db_thread
 from games.errors import DATABASE_DOWN, Busy, NotFound, ServiceError, Unavailable, one_line
 from games.presenters import as_seat, public_of, view_from_data
 from games.ratelimit import TokenBucket
@@ -58,8 +58,8 @@ class NoDatabaseHopConsumer(AsyncWebsocketConsumer):
     """channels 4.2+ runs ``close_old_connections`` on the database thread before every handler
     (``AsyncConsumer.dispatch``): a hop per frame and per group message, queued behind every
     service call of the process, so that under load even a ``busy`` answer or a push waits for
-    the database. These consumers reach the database only through ``database_sync_to_async``,
-    which closes stale connections itself, before and after each call."""
+    the database. These consumers reach the database only through ``games.db_threads``, which
+    closes stale connections itself, before and after each call."""
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)
@@ -167,7 +167,7 @@ class GameConsumer(UserSocket):
         self.group = publish.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
-            state = await database_sync_to_async(self.join)()
+            state = await in_db_thread(self.join)()
         except (NotFound, *DATABASE_DOWN) as exc:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -216,7 +216,7 @@ class GameConsumer(UserSocket):
         if active:
             self.last_active = self.last_seen
         try:
-            await database_sync_to_async(services.game_player_seen)(
+            await in_db_thread(services.game_player_seen)(
                 game_id=self.game_id, user=self.user, change=change, active=active
             )
         except DATABASE_DOWN as exc:
@@ -242,7 +242,7 @@ class GameConsumer(UserSocket):
             if check:
                 last_check = time.monotonic()
             try:
-                version = await database_sync_to_async(self.pulse)(check)
+                version = await in_db_thread(self.pulse)(check)
             except DATABASE_DOWN as exc:
                 log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
                 continue
@@ -293,18 +293,18 @@ class GameConsumer(UserSocket):
             elif command == "chat":
                 await self.chat_receive(data)
             elif command == "ready":
-                await database_sync_to_async(self.checked)(
+                await in_db_thread(self.checked)(
                     services.game_set_ready, game_id=self.game_id, user=self.user
                 )
             elif command == "rematch":
-                new = await database_sync_to_async(self.checked)(
+                new = await in_db_thread(self.checked)(
                     services.game_rematch, game_id=self.game_id, user=self.user
                 )
                 if self.json_mode:
                     await self.send(text_data=json.dumps({"rematch": {"game": new.pk}}))
             else:
                 version = data.pop("version", None)
-                result = await database_sync_to_async(self.checked)(
+                result = await in_db_thread(self.checked)(
                     services.game_apply_action,
                     game_id=self.game_id,
                     user=self.user,
@@ -380,9 +380,7 @@ class GameConsumer(UserSocket):
         await self.send_frame(version, public, as_seat(public, self.seat, drawn), event["meta"])
 
     async def send_state(self):
-        state = await database_sync_to_async(selectors.game_state_by_id)(
-            game_id=self.game_id, seat=self.seat
-        )
+        state = await in_db_thread(selectors.game_state_by_id)(game_id=self.game_id, seat=self.seat)
         await self.send_game_state(state)
 
     async def send_state_or_unavailable(self):
@@ -435,7 +433,7 @@ class LobbyListConsumer(UserSocket):
         await self.channel_layer.group_add(publish.LOBBY_LIST_GROUP, self.channel_name)
         await self.join_user_group()
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self.render)())
+        await self.send(text_data=await in_db_thread(self.render)())
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -448,7 +446,7 @@ class LobbyListConsumer(UserSocket):
         if event.get("language") == self.language:
             await self.send(text_data=event["html"])
         else:
-            await self.send(text_data=await database_sync_to_async(self.render)())
+            await self.send(text_data=await in_db_thread(self.render)())
 
     def render(self) -> str:
         with translation.override(self.language):
@@ -470,7 +468,7 @@ class LobbyConsumer(UserSocket):
         self.invite = query.get("invite", [None])[0]
         self.csrf = self.scope.get("cookies", {}).get("csrftoken", "")
         try:
-            html = await database_sync_to_async(self.render)()
+            html = await in_db_thread(self.render)()
         except NotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -480,7 +478,7 @@ class LobbyConsumer(UserSocket):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_user_group()
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self.render)() or html)
+        await self.send(text_data=await in_db_thread(self.render)() or html)
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -492,7 +490,7 @@ class LobbyConsumer(UserSocket):
 
     async def lobby_updated(self, event):
         try:
-            html = await database_sync_to_async(self.render)()
+            html = await in_db_thread(self.render)()
         except NotFound:
             return
         await self.send(text_data=html)

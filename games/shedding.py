@@ -1,7 +1,7 @@
 """Shedding load: a bound on the game-socket frames that wait for the database in this process.
 
-Every database call of a process runs on one thread (``database_sync_to_async``), so a frame
-admitted past what that thread can serve only waits in its queue until the client gives up.
+The sockets' database calls of a process run on a few threads (games.db_threads), so a frame
+admitted past what they can serve only waits in their queue until the client gives up.
 Past ``SKYJO_MAX_PENDING_FRAMES`` frames in flight, a frame is answered at once with the
 ``busy`` error instead, changing nothing; the client sends it again after a pause that grows
 (docs/protocol.md). Counted per process, on its event loop (so a plain integer is enough).

@@ -235,6 +235,8 @@ SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
 # Frames of game sockets waiting for the database at once, per process; past it a frame is
 # answered `busy` at once (games.shedding, docs/protocol.md, docs/performance.md).
 SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 10, minimum=1)
+# Threads that make the sockets' database calls, each with its own connection (games.db_threads).
+SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4, minimum=1)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import SyncToAsync
 
+from games import db_threads
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket
 
@@ -28,6 +29,7 @@ def shut_down_pools(monkeypatch):
         saved["loop"], saved["executor"] = running, running._default_executor
         running.set_default_executor(dead)
         monkeypatch.setattr(SyncToAsync, "single_thread_executor", dead)
+        monkeypatch.setattr(db_threads, "pool", lambda: dead)
 
     yield shut_down
     if saved:

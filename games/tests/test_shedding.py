@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from games import shedding
+from games.db_threads import in_db_thread
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket, receive_json, send
 
@@ -20,13 +21,14 @@ async def _until(condition) -> None:
 
 async def test_a_frame_past_the_bound_is_answered_busy_at_once(settings, alice, bob):
     settings.SKYJO_MAX_PENDING_FRAMES = 1
+    settings.SKYJO_DB_THREADS = 1
     game = await db(start_game)(alice, bob)
     first, _ = await game_socket(alice, game.pk)
     second, _ = await game_socket(bob, game.pk, fmt="json")
 
-    # Hold the one database thread, so that the first frame stays in flight.
+    # Hold the sockets' one database thread, so that the first frame stays in flight.
     release = threading.Event()
-    holder = asyncio.ensure_future(db(release.wait)())
+    holder = asyncio.ensure_future(in_db_thread(release.wait)())
     try:
         await send(first, {"reveal": 0, "version": 0})
         await asyncio.wait_for(_until(lambda: shedding.in_flight() == 1), 10)
@@ -55,13 +57,14 @@ async def test_a_frame_past_the_bound_is_answered_busy_at_once(settings, alice, 
 
 async def test_the_busy_message_is_in_the_sockets_language(settings, alice, bob):
     settings.SKYJO_MAX_PENDING_FRAMES = 1
+    settings.SKYJO_DB_THREADS = 1
     alice.language = "de"
     await db(alice.save)(update_fields=["language"])
     game = await db(start_game)(alice, bob)
     german, _ = await game_socket(alice, game.pk)
     english, _ = await game_socket(bob, game.pk)
     release = threading.Event()
-    holder = asyncio.ensure_future(db(release.wait)())
+    holder = asyncio.ensure_future(in_db_thread(release.wait)())
     try:
         await send(english, {"sync": True})
         await asyncio.wait_for(_until(lambda: shedding.in_flight() == 1), 10)
