@@ -45,16 +45,14 @@ def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[i
 
 
 def seats_of(game) -> tuple[list, int]:
-    """``game``'s GamePlayer rows and its lobby's disconnect grace, in one query (each row
-    also carries the lobby's ``turn_clock``, for games.clock)."""
-    from django.db.models import F
-
-    players = list(
-        game.players.annotate(
-            grace=F("game__lobby__disconnect_grace"), turn_clock=F("game__lobby__turn_clock")
-        )
-    )
-    return players, (players[0].grace if players else 0)
+    """``game``'s GamePlayer rows and its lobby's disconnect grace; each row also carries the
+    lobby's ``grace`` and ``turn_clock`` (games.clock). One query when the lobby was read with
+    the game (``select_related("lobby")``, as the services' lock does), two otherwise."""
+    lobby = game.lobby
+    players = list(game.players.order_by("seat"))  # not Meta.ordering: it joins the game
+    for player in players:
+        player.grace, player.turn_clock = lobby.disconnect_grace, lobby.turn_clock
+    return players, lobby.disconnect_grace
 
 
 def game_away_seats(game, now: datetime | None = None, seats=None) -> list[int]:

@@ -139,7 +139,7 @@ def game_state_for_user(*, game_id: int, user) -> GameState:
 
 
 def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
-    return game_state(game=Game.objects.get(pk=game_id), seat=seat)
+    return game_state(game=Game.objects.select_related("lobby").get(pk=game_id), seat=seat)
 
 
 def game_players(game: Game) -> list[GamePlayer]:

@@ -294,8 +294,22 @@ def game_apply_action(
         step = engine.Action.from_json(action)
     except engine.EngineError as exc:
         raise _engine_error(exc) from None
+    try:
+        return _apply(game_id, step, version, user, seat, lobby_locked=False)
+    except _LobbyNeeded:  # the game's last move: again, with the lobby locked first
+        return _apply(game_id, step, version, user, seat, lobby_locked=True)
+
+
+class _LobbyNeeded(Exception):
+    """A move that ends the game also marks its lobby finished, so it must lock the lobby, and
+    the lock order (Lobby, then Game) puts that lock first. Ordinary moves skip it: one such
+    move per game is tried twice instead of every move paying for the lobby's lock."""
+
+
+def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveResult:
     with transaction.atomic():
-        _lock_lobby_of(game_id)  # the last move marks the lobby finished
+        if lobby_locked:
+            _lock_lobby_of(game_id)
         game = _lock_game(game_id)
         seats = presence.seats_of(game)
         if user is not None:
@@ -313,6 +327,8 @@ def game_apply_action(
             facts = engine.apply_described(state, seat, step)
         except engine.EngineError as exc:
             raise _engine_error(exc) from None
+        if state.finished and not lobby_locked:
+            raise _LobbyNeeded  # nothing written yet: the transaction rolls back
         game.version += 1
         game.recent = movelog.push(game.recent, facts, game.version)
         Move.objects.create(
@@ -423,8 +439,10 @@ def _lock_lobby_of(game_id: int) -> Lobby | None:
 
 
 def _lock_game(game_id: int) -> Game:
+    """Lock game ``game_id``'s row; its lobby's settings come with it (presence.seats_of)."""
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        rows = Game.objects.select_for_update(of=("self",)).select_related("lobby").order_by()
+        return rows.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no such game.")) from None
 
@@ -623,7 +641,8 @@ def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
     if lobby.first() is None:
         return None
     game = (
-        Game.objects.select_for_update(skip_locked=True)
+        Game.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("lobby")
         .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
         .first()
     )

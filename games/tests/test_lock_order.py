@@ -82,12 +82,15 @@ def _wait_until_blocked(racer: Racer) -> None:
     raise AssertionError(f"{racer.call} never waited for a lock: {racer.outcome!r}")
 
 
-def _race(game: Game, first, second) -> tuple[object, object]:
-    """Hold the game's row lock; start ``first`` and ``second`` in that order, each queued
-    behind a lock; then let go and return both outcomes."""
+def _race(game: Game, first, second, hold: str = "game") -> tuple[object, object]:
+    """Hold the game's (or its lobby's) row lock; start ``first`` and ``second`` in that order,
+    each queued behind a lock; then let go and return both outcomes."""
     racers = [Racer(first), Racer(second)]
     with transaction.atomic():
-        Game.objects.select_for_update().get(pk=game.pk)
+        if hold == "game":
+            Game.objects.select_for_update().get(pk=game.pk)
+        else:
+            Lobby.objects.select_for_update().get(pk=game.lobby_id)
         for racer in racers:
             racer.start()
             _wait_until_blocked(racer)
@@ -96,8 +99,15 @@ def _race(game: Game, first, second) -> tuple[object, object]:
     return racers[0].outcome, racers[1].outcome
 
 
-@pytest.mark.parametrize("move_first", [True, False])
-def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, move_first):
+@pytest.mark.parametrize(
+    "hold,move_first",
+    [("lobby", True), ("lobby", False), ("game", True), ("game", False)],
+)
+def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, hold, move_first):
+    """An ordinary move locks only the game; the last move finds out that it ends the game,
+    lets go and starts again with the lobby locked first (services._LobbyNeeded). So when both
+    wait for the game, the close goes first whichever came first (the move queues again behind
+    it); when both wait for the lobby, the first in line goes first."""
     game, player, last = _one_move_from_the_end(alice, bob)
 
     def move():
@@ -109,7 +119,7 @@ def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, move_fir
         return moderation.lobby_close(lobby_id=game.lobby_id)
 
     calls = (move, close) if move_first else (close, move)
-    outcomes = dict(zip(calls, _race(game, *calls), strict=True))
+    outcomes = dict(zip(calls, _race(game, *calls, hold=hold), strict=True))
     moved, closed = outcomes[move], outcomes[close]
     assert closed is True, closed  # lobby_close closed it, and raised nothing
     game.refresh_from_db()
@@ -124,7 +134,7 @@ def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, move_fir
         assert isinstance(moved, GameOver), moved
         assert game.status == Game.Status.ABORTED
         assert not Move.objects.filter(game=game, version=game.version).exists()
-    assert move_first == (game.status == Game.Status.FINISHED)
+    assert (hold == "lobby" and move_first) == (game.status == Game.Status.FINISHED)
 
 
 def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
