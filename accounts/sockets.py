@@ -15,7 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
-from django.db import transaction
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 log = logging.getLogger(__name__)
@@ -63,27 +65,58 @@ def _send(group: str, message: dict) -> None:
 def session_alive(scope) -> bool:
     """Whether the user and session a socket was opened with may still act: the user still
     exists, is active and not banned, and the session still exists, belongs to them and holds
-    their current password's hash. Two primary-key reads. A scope without a session (tests
-    that build the scope by hand) is judged by the user alone."""
+    their current password's hash. A scope without a session (tests that build the scope by
+    hand) is judged by the user alone.
+
+    Called before every frame that may change a game, so it is one plain statement with the
+    database session engine (the default): through the ORM, building the query cost more CPU
+    than the move it guards (docs/performance.md). Two reads with another engine."""
     from accounts.models import User
 
     user = scope.get("user")
     if user is None or not user.is_authenticated:
         return False
-    row = User.objects.filter(pk=user.pk).values("is_active", "is_banned", "password").first()
-    if row is None or not row["is_active"] or row["is_banned"]:
-        return False
     session = scope.get("session")
+    key = None if session is None else session.session_key
+    if session is not None and not key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    in_database = key is not None and issubclass(store, DatabaseSessionStore)
+    row = _user_and_session(user.pk, key if in_database else None, store)
+    if row is None:
+        return False
+    is_active, is_banned, password, session_data = row
+    if not is_active or is_banned:
+        return False
     if session is None:
         return True
-    key = session.session_key
-    if not key:
-        return False
-    data = import_module(settings.SESSION_ENGINE).SessionStore(key).load()
+    if in_database:
+        data = store().decode(session_data) if session_data else {}
+    else:
+        data = store(key).load()
     if str(data.get(SESSION_KEY)) != str(user.pk):
         return False
-    current = User(pk=user.pk, password=row["password"]).get_session_auth_hash()
+    current = User(pk=user.pk, password=password).get_session_auth_hash()
     return constant_time_compare(data.get(HASH_SESSION_KEY, ""), current)
+
+
+def _user_and_session(user_id: int, key: str | None, store) -> tuple | None:
+    """``(is_active, is_banned, password, session_data)`` of the user, with the data of the
+    unexpired database session ``key`` (``None`` if there is none, or no ``key``)."""
+    from accounts.models import User
+
+    quote = connection.ops.quote_name
+    users = quote(User._meta.db_table)
+    sessions = quote(store.get_model_class()._meta.db_table)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT u.is_active, u.is_banned, u.password, s.session_data FROM {users} u "
+            f"LEFT JOIN {sessions} s ON s.session_key = %s AND s.expire_date > %s "
+            "WHERE u.id = %s",
+            [key or "", now, user_id],
+        )
+        return cursor.fetchone()
 
 
 def on_logged_out(sender, request, user, **kwargs) -> None:
