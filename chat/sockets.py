@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +28,7 @@ from chat.errors import ChatError
 from chat.models import Message
 from chat.selectors import muted_ids
 from chat.services import chat_post
+from games.db_threads import in_db_thread
 from games.errors import ServiceError
 from games.ratelimit import TokenBucket
 
@@ -108,7 +108,7 @@ class ChatSocket:
         if place is None:
             return
         try:
-            await database_sync_to_async(self._chat_post)(data, place)
+            await in_db_thread(self._chat_post)(data, place)
         except ChatError as exc:
             await self.chat_send_error(exc)
         except _AccessEnded:
@@ -176,12 +176,12 @@ class ChatSocket:
         place = self.chat_place()
         if place is None:
             return
-        html = await database_sync_to_async(self._chat_reload)(place)
+        html = await in_db_thread(self._chat_reload)(place)
         if html:
             await self.send(text_data=html)
 
     async def chat_load_prefs(self) -> None:
-        await database_sync_to_async(self._chat_reload)(None)
+        await in_db_thread(self._chat_reload)(None)
 
     def _chat_reload(self, place: dict | None) -> str | None:
         user = self.scope["user"]
