@@ -115,6 +115,8 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
         ("/accounts/settings/", "settings"),
         ("/accounts/password_change/", "password-change"),
         ("/report/player/bob/", "report"),
+        ("/games/999999/", "not-found"),
+        ("/moderation/", "forbidden"),
     ):
         ann.goto(base + path)
         problems += audit(ann, name)
