@@ -1,10 +1,19 @@
 """The site's own 404 page for a view's ``Http404`` (a private lobby without its invite link, a
 game that is not there), also when ``DEBUG`` is on: players running the site locally should not
 meet Django's debug page for something that is no bug. With ``DEBUG`` off Django renders
-``templates/404.html``, ``403.html`` and ``500.html`` by itself for every other case."""
+``templates/404.html``, ``403.html`` and ``500.html`` by itself for every other case, and
+``503.html`` while the database is out of reach (:func:`server_error`)."""
 
-from django.http import Http404
+import sys
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.views import defaults
+
+from games.errors import DATABASE_DOWN
+
+RETRY_AFTER = 5  # seconds
 
 
 class NotFoundPageMiddleware:
@@ -21,3 +30,13 @@ class NotFoundPageMiddleware:
         if message.endswith("matches the given query."):  # get_object_or_404's, in English
             message = ""
         return render(request, "404.html", {"message": message}, status=404)
+
+
+def server_error(request):
+    """``handler500``: Django's 500 page, except while the database is out of reach (a restart,
+    a failover), which is no bug: a 503 that says to wait, with ``Retry-After``. Rendered
+    without a request context, so that nothing here reads the database."""
+    if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+        html = render_to_string("503.html")
+        return HttpResponse(html, status=503, headers={"Retry-After": str(RETRY_AFTER)})
+    return defaults.server_error(request)

@@ -40,3 +40,5 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("analysis.urls")),
 ]
+
+handler500 = "skyjo_site.errorpages.server_error"
