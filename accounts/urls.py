@@ -1,12 +1,13 @@
 from django.urls import path
 
 from accounts import views
+from stats import views as stats_views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("accounts/register/", views.register, name="register"),
     path("accounts/settings/", views.settings_view, name="settings"),
-    path("u/<str:username>/", views.profile, name="profile"),
-    path("players/", views.leaderboard, name="leaderboard"),
+    path("u/<str:username>/", stats_views.profile, name="profile"),
+    path("players/", stats_views.leaderboard, name="leaderboard"),
 ]

@@ -2,16 +2,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import RegistrationForm, SettingsForm
-from accounts.models import User
-from games.stats import player_history, player_statistics
 from skyjo_site import ratelimit
-
-LEADERBOARD_SIZE = 50
 
 
 def register(request):
@@ -57,24 +53,3 @@ def settings_view(request):
             response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
         return response
     return render(request, "accounts/settings.html", {"form": form})
-
-
-def profile(request, username):
-    player = get_object_or_404(User, username=username, is_active=True)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "is_own_profile": request.user == player,
-            "stats": player_statistics(player, viewer=request.user),
-            "history": player_history(player, viewer=request.user),
-        },
-    )
-
-
-def leaderboard(request):
-    """The best rated players, with at least one rated game."""
-    players = User.objects.filter(is_active=True, is_banned=False, rated_games__gt=0)
-    ranked = sorted(players, key=lambda u: u.rating, reverse=True)[:LEADERBOARD_SIZE]
-    return render(request, "accounts/leaderboard.html", {"players": ranked})

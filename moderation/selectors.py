@@ -8,8 +8,8 @@ from django.db.models import Count, Q
 from chat.models import Message
 from chat.selectors import active_silence
 from games.models import Game, GamePlayer
-from games.stats import player_history
 from moderation.models import AuditEntry, Report
+from stats.queries import recent_games
 
 QUEUE_SIZE = 50
 CONTEXT = 3  # messages shown before and after a reported one
@@ -53,7 +53,7 @@ def open_reports(*, viewer, limit: int = QUEUE_SIZE) -> tuple[list[QueueItem], i
                 about[report.player_id] = (
                     list(AuditEntry.objects.filter(player_id=report.player_id)[:3]),
                     recent_messages(report.player_id, limit=5),
-                    player_history(report.player, viewer=viewer, limit=5),
+                    recent_games(report.player, viewer=viewer, limit=5),
                 )
             item.sanctions, item.recent_messages, item.recent_games = about[report.player_id]
             item.earlier_reports = counts.get(report.player_id, 1) - 1
@@ -100,7 +100,7 @@ def player_file(player, *, viewer) -> PlayerFile:
         player=player,
         silence=active_silence(player.pk),
         messages=recent_messages(player.pk),
-        games=player_history(player, viewer=viewer, limit=RECENT),
+        games=recent_games(player, viewer=viewer, limit=RECENT),
         reports=list(
             Report.objects.filter(player=player)
             .select_related("reporter", "handled_by")

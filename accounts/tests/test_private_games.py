@@ -48,8 +48,8 @@ def shows(response, game) -> bool:
 def test_others_do_not_see_it(client, private_game, charlie, who):
     response = profile(client, charlie if who == "stranger" else None)
     assert not shows(response, private_game)
-    assert response.context["stats"].games == 0
-    assert response.context["history"] == []
+    assert response.context["profile"].people.games == 0
+    assert list(response.context["history"]) == []
 
 
 @pytest.mark.parametrize("who", ["player", "own", "moderator"])
@@ -57,7 +57,7 @@ def test_its_players_and_moderators_see_it(client, private_game, alice, bob, mod
     viewer = {"player": bob, "own": alice, "moderator": moderator}[who]
     response = profile(client, viewer)
     assert shows(response, private_game)
-    assert response.context["stats"].games == 1
+    assert response.context["profile"].people.games == 1
     assert [e.game for e in response.context["history"]] == [private_game]
 
 

@@ -12,7 +12,7 @@ def test_profile_is_public(client, alice):
     assert reverse("accounts:profile", args=["alice"]) == "/u/alice/"
     assert b"alice" in response.content
     assert b"Column clearer." in response.content
-    assert b"Games played" in response.content
+    assert b"No finished games yet." in response.content
     assert b"Edit profile" not in response.content
 
 

@@ -14,10 +14,10 @@ from conftest import PASSWORD
 from games.errors import BadRequest, NotFound
 from games.models import Game, Lobby
 from games.services import bot_game_create
-from games.stats import player_statistics
 from games.tests.helpers import play_one, play_to_end, start_game
 from moderation import services
 from moderation.models import AppendOnly, AuditEntry, Report
+from stats.queries import player_profile
 
 pytestmark = pytest.mark.django_db
 
@@ -206,7 +206,7 @@ def test_a_voided_game_counts_in_no_statistics_and_no_rating(maud, alice, bob):
     play_to_end(counted, [alice, bob], seed=11)
     alice.refresh_from_db()
     rating, rated = alice.rating_mu, alice.rated_games
-    before = player_statistics(alice)
+    before = player_profile(alice)
     voided = start_game(alice, bob, end_score=20)
     rng = random.Random(3)
     for _ in range(6):  # the reveals and a turn: far from the end
@@ -214,7 +214,7 @@ def test_a_voided_game_counts_in_no_statistics_and_no_rating(maud, alice, bob):
     assert services.game_stop(moderator=maud, game_id=voided.pk)
     alice.refresh_from_db()
     assert (alice.rating_mu, alice.rated_games) == (rating, rated) == (alice.rating_mu, 1)
-    assert player_statistics(alice) == before and before.games == 1
+    assert player_profile(alice) == before and before.people.games == 1
     assert list(Game.objects.filter(status="finished", voided=False)) == [counted]
 
 

@@ -1,0 +1,115 @@
+"""Charts as server-rendered SVG: this computes the geometry, templates/stats/chart_*.html
+draw it. No JavaScript and no library: a line chart and a bar chart are a few lines of
+arithmetic, and the templates keep every label translatable. The SVGs use a fixed viewBox
+(360 wide, about a phone's width, so text stays readable there) and scale to their box.
+"""
+
+from dataclasses import dataclass, field
+
+WIDTH, HEIGHT = 360, 180
+LEFT, RIGHT, TOP, BOTTOM = 38, 10, 10, 24
+# Distinct on the dark green table, with enough contrast for thin lines.
+COLORS = ("#4fd18b", "#ffd166", "#6ec6ff", "#ff8fa3", "#c39bff", "#ffa552", "#9be7e0", "#e0e0e0")
+
+
+@dataclass
+class Line:
+    label: str
+    color: str
+    points: str
+    dots: list[tuple[float, float, int]] = field(default_factory=list)
+
+
+def _ticks(low: float, high: float, count: int = 4) -> list[int]:
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / count
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if s >= raw)
+    first = int(low // step) * step
+    ticks = []
+    value = first
+    while value <= high + step:
+        ticks.append(value)
+        if value >= high:
+            break
+        value += step
+    return ticks
+
+
+def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict:
+    """Lines (label, values) over the same x positions, labelled by ``x_labels``."""
+    values = [v for _, vs in series for v in vs]
+    count = max((len(vs) for _, vs in series), default=0)
+    if not values or count == 0:
+        return {}
+    ticks = _ticks(min(values), max(values))
+    low, high = ticks[0], ticks[-1]
+    span_x = WIDTH - LEFT - RIGHT
+    span_y = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return round(LEFT + (span_x * i / (count - 1) if count > 1 else span_x / 2), 1)
+
+    def y(v: float) -> float:
+        return round(TOP + span_y * (high - v) / (high - low), 1)
+
+    lines = []
+    for index, (label, vs) in enumerate(series):
+        coords = [(x(i), y(v), v) for i, v in enumerate(vs)]
+        lines.append(
+            Line(
+                label=label,
+                color=COLORS[index % len(COLORS)],
+                points=" ".join(f"{cx},{cy}" for cx, cy, _ in coords),
+                dots=coords if count <= 30 else [],
+            )
+        )
+    every = max(1, -(-count // 8))
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "bottom": HEIGHT - BOTTOM,
+        "lines": lines,
+        "y_ticks": [{"y": y(t), "label": t} for t in ticks],
+        "x_ticks": [
+            {"x": x(i), "label": label}
+            for i, label in enumerate(x_labels)
+            if i % every == 0 or i == count - 1
+        ],
+    }
+
+
+def bar_chart(bars: list[tuple[str, int]]) -> dict:
+    """Vertical bars (label, count), for a distribution."""
+    if not bars:
+        return {}
+    top = max(n for _, n in bars) or 1
+    span_x = WIDTH - LEFT - RIGHT
+    span_y = HEIGHT - TOP - BOTTOM
+    slot = span_x / len(bars)
+    every = max(1, -(-len(bars) // 9))
+    ticks = _ticks(0, top)
+    high = ticks[-1]
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "bottom": HEIGHT - BOTTOM,
+        "y_ticks": [{"y": round(TOP + span_y * (high - t) / high, 1), "label": t} for t in ticks],
+        "bars": [
+            {
+                "x": round(LEFT + slot * i + slot * 0.1, 1),
+                "width": round(slot * 0.8, 1),
+                "y": round(TOP + span_y * (high - n) / high, 1),
+                "height": round(span_y * n / high, 1),
+                "label": label,
+                "count": n,
+                "mid": round(LEFT + slot * (i + 0.5), 1),
+                "show_label": i % every == 0,
+            }
+            for i, (label, n) in enumerate(bars)
+        ],
+    }

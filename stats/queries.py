@@ -1,0 +1,284 @@
+"""Reads for the profile and players pages: every figure is aggregated by the database.
+
+Why SQL aggregates over per-round and per-game rows (stats.models), rather than counters kept
+in one row per player: the rows are written once and never recomputed, so any new figure
+(a trend, a filter by number of players, head-to-head) is one more query over data already
+there, and a voided game leaves the figures by flipping ``counted``, with nothing to undo.
+Each player's rows sit together under one index (user first), so a profile costs a fixed
+number of queries whose work grows with that player's rows only, never with the site; the
+leaderboard orders and pages users in SQL (``ORDER BY ... LIMIT``), with its ranks from a
+window function.
+
+A private game exists only for its players: it counts in a profile's figures and history
+only when the ``viewer`` played in it, or is a moderator (staff). No viewer: public games only.
+"""
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank, RowNumber
+from django.utils import timezone
+
+from games.models import GamePlayer
+from stats.models import GameResult, RatingChange, RoundResult
+
+RECENT_GAMES = 20
+HISTORY_PAGE = 20
+LEADERBOARD_PAGE = 50
+RATING_POINTS = 200
+OPPONENTS = 5
+BUCKET = 5
+
+
+def visible(user, viewer) -> Q:
+    """A filter on stats rows (and GamePlayer): the games of ``user`` that ``viewer`` may see."""
+    if viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user):
+        return Q()
+    if viewer is None or not viewer.is_authenticated:
+        return Q(is_public=True)
+    mine = GameResult.objects.filter(user_id=viewer.pk).values("game_id")
+    return Q(is_public=True) | Q(game_id__in=mine)
+
+
+@dataclass
+class Side:
+    """A player's figures over one kind of game: against people only, or with bots."""
+
+    games: int = 0
+    wins: int = 0
+    by_players: list[dict] = field(default_factory=list)
+    rounds: int = 0
+    mean_round: float | None = None
+    recent_mean_round: float | None = None
+    ended: int = 0
+    doubled: int = 0
+    columns: float | None = None
+    best_game: GameResult | None = None
+    worst_game: GameResult | None = None
+    best_round: RoundResult | None = None
+    worst_round: RoundResult | None = None
+    distribution: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def ender_rate(self) -> float | None:
+        return self.ended / self.rounds if self.rounds else None
+
+    @property
+    def doubled_rate(self) -> float | None:
+        return self.doubled / self.ended if self.ended else None
+
+    @property
+    def trend(self) -> float | None:
+        """Recent mean round score minus the overall one (negative: getting better)."""
+        if self.mean_round is None or self.recent_mean_round is None:
+            return None
+        return self.recent_mean_round - self.mean_round
+
+
+@dataclass
+class Profile:
+    people: Side
+    bots: Side
+    rating_history: list[dict]
+    opponents: list[dict]
+
+
+def player_profile(user, *, viewer=None) -> Profile:
+    """Every figure of ``user``'s profile: a fixed number of queries (eight)."""
+    seen = visible(user, viewer)
+    games = GameResult.objects.filter(seen, user=user)
+    rounds = RoundResult.objects.filter(seen, user=user, counted=True)
+    sides = {False: Side(), True: Side()}
+
+    for row in (
+        games.values("with_bots", "player_count")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))
+        .order_by("with_bots", "player_count")
+    ):
+        side = sides[row["with_bots"]]
+        side.games += row["games"]
+        side.wins += row["wins"]
+        row["win_rate"] = row["wins"] / row["games"]
+        side.by_players.append(row)
+
+    recent = {
+        kind: games.filter(with_bots=kind).order_by("-finished_at").values("game_id")[:RECENT_GAMES]
+        for kind in sides
+    }
+    figures = rounds.aggregate(
+        **{
+            f"{name}_{int(kind)}": expr
+            for kind in sides
+            for name, expr in (
+                ("rounds", Count("id", filter=Q(with_bots=kind))),
+                ("mean", Avg("score", filter=Q(with_bots=kind))),
+                ("recent", Avg("score", filter=Q(with_bots=kind, game_id__in=recent[kind]))),
+                ("ended", Count("id", filter=Q(with_bots=kind, ended=True))),
+                ("doubled", Count("id", filter=Q(with_bots=kind, doubled=True))),
+                ("columns", Avg("columns_removed", filter=Q(with_bots=kind))),
+            )
+        }
+    )
+    for kind, side in sides.items():
+        side.rounds = figures[f"rounds_{int(kind)}"]
+        side.mean_round = figures[f"mean_{int(kind)}"]
+        side.recent_mean_round = figures[f"recent_{int(kind)}"]
+        side.ended = figures[f"ended_{int(kind)}"]
+        side.doubled = figures[f"doubled_{int(kind)}"]
+        side.columns = figures[f"columns_{int(kind)}"]
+
+    for row in _extremes(games, "total", "-finished_at"):
+        side = sides[row.with_bots]
+        if row.low == 1:
+            side.best_game = row
+        if row.high == 1:
+            side.worst_game = row
+    for row in _extremes(rounds, "score", "-scored_at"):
+        side = sides[row.with_bots]
+        if row.low == 1:
+            side.best_round = row
+        if row.high == 1:
+            side.worst_round = row
+
+    buckets: dict[tuple[bool, int], int] = {}
+    for kind, score, n in rounds.values_list("with_bots", "score").annotate(n=Count("id")):
+        key = (kind, score // BUCKET * BUCKET)
+        buckets[key] = buckets.get(key, 0) + n
+    for kind, side in sides.items():
+        starts = [start for k, start in buckets if k == kind]
+        if starts:
+            side.distribution = [
+                (start, buckets.get((kind, start), 0))
+                for start in range(min(starts), max(starts) + BUCKET, BUCKET)
+            ]
+
+    history = list(
+        RatingChange.objects.filter(user=user)
+        .order_by("-rated_at", "-game_id")
+        .values("rating_before", "rating_after", "rated_at", "game_id")[:RATING_POINTS]
+    )[::-1]
+    return Profile(sides[False], sides[True], history, _opponents(user, seen))
+
+
+def _extremes(rows, column: str, recent: str):
+    """Per kind of game, the row with the lowest ``column`` (``low == 1``) and the highest
+    (``high == 1``), the latest first on a tie: one query, two window functions."""
+    by_kind = [F("with_bots")]
+    return rows.annotate(
+        low=Window(RowNumber(), partition_by=by_kind, order_by=[F(column).asc(), recent]),
+        high=Window(RowNumber(), partition_by=by_kind, order_by=[F(column).desc(), recent]),
+    ).filter(Q(low=1) | Q(high=1))
+
+
+def _opponents(user, seen: Q) -> list[dict]:
+    """The people ``user`` played most, with who finished lower in their games together."""
+    mine = GameResult.objects.filter(seen, user=user)
+    my_total = Subquery(mine.filter(game_id=OuterRef("game_id")).values("total")[:1])
+    return list(
+        GameResult.objects.filter(game_id__in=mine.values("game_id"), user__isnull=False)
+        .exclude(user=user)
+        .annotate(my_total=my_total)
+        .values("user_id", "user__username")
+        .annotate(
+            games=Count("id"),
+            lower=Count("id", filter=Q(my_total__lt=F("total"))),
+            higher=Count("id", filter=Q(my_total__gt=F("total"))),
+        )
+        .order_by("-games", "user__username")[:OPPONENTS]
+    )
+
+
+def player_history(user, *, viewer=None, page: object = 1):
+    """A page of ``user``'s games that ``viewer`` may see, newest first (running and stopped
+    ones too), each with its game and every player's seat: three queries."""
+    return Paginator(_history(user, viewer), HISTORY_PAGE).get_page(page)
+
+
+def recent_games(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:
+    """``user``'s latest ``limit`` games that ``viewer`` may see, as :func:`player_history`."""
+    return list(_history(user, viewer)[:limit])
+
+
+def _history(user, viewer):
+    seen = visible(user, viewer)
+    if seen:
+        # GamePlayer rows have no is_public of their own: the same rule through the lobby.
+        if viewer is None or not viewer.is_authenticated:
+            seen = Q(game__lobby__is_public=True)
+        else:
+            mine = GamePlayer.objects.filter(user_id=viewer.pk).values("game_id")
+            seen = Q(game__lobby__is_public=True) | Q(game_id__in=mine)
+    entries = (
+        GamePlayer.objects.filter(seen, user=user)
+        .select_related("game__lobby")
+        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
+        .order_by("-game__created_at", "-game_id")
+    )
+    return entries
+
+
+def _score():
+    return F("rating_mu") - 3 * F("rating_sigma")
+
+
+def ranked_players(*, period: str = "all", min_games: int = 1):
+    """Rated, active, unbanned users in rating order (a cautious estimate, as shown)."""
+    players = get_user_model().objects.filter(
+        is_active=True, is_banned=False, rated_games__gte=max(1, min_games)
+    )
+    if period == "30d":
+        since = timezone.now() - timedelta(days=30)
+        players = players.filter(
+            Exists(RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since))
+        )
+    return players.annotate(score=_score())
+
+
+def leaderboard(*, period: str = "all", min_games: int = 1, search: str = "", page: object = 1):
+    """A page of the leaderboard; each user carries ``rank`` (ties share one)."""
+    players = ranked_players(period=period, min_games=min_games)
+    if search:
+        better = (
+            ranked_players(period=period, min_games=min_games)
+            .filter(score__gt=OuterRef("score"))
+            .order_by()
+            .values("is_active")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        rows = players.filter(username__icontains=search).annotate(
+            rank=Coalesce(Subquery(better, output_field=IntegerField()), Value(0)) + 1
+        )
+    else:
+        rows = players.annotate(rank=Window(Rank(), order_by=F("score").desc()))
+    rows = rows.order_by("-score", "username")
+    return Paginator(rows, LEADERBOARD_PAGE).get_page(page)
+
+
+def rank_of(user, *, period: str = "all", min_games: int = 1) -> int | None:
+    """``user``'s rank on the leaderboard with these filters (None: not on it): one query."""
+    players = ranked_players(period=period, min_games=min_games)
+    mine = players.filter(pk=user.pk).values_list("score", flat=True)
+    found = players.aggregate(
+        on=Count("pk", filter=Q(pk=user.pk)), better=Count("pk", filter=Q(score__gt=Subquery(mine)))
+    )
+    return found["better"] + 1 if found["on"] else None

@@ -1,0 +1,168 @@
+"""Every figure of the profile against values computed by hand for three small games."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from stats.queries import leaderboard, player_profile, rank_of
+from stats.tests.factories import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def three_games(alice, bob, charlie):
+    # A: alice 10, then ends and is doubled (8 x 2 = 16: bob's 3 is lower), then ends with
+    # -2 and a column removed. Totals: alice 24, bob 20: bob wins.
+    a = finished_game(
+        [alice, bob],
+        [
+            [(10, 10, False, 0), (5, 5, True, 0)],
+            [(16, 8, True, 0), (3, 3, False, 0)],
+            [(-2, -2, True, 1), (12, 12, False, 0)],
+        ],
+    )
+    # B: alice and bob tie on 0 (both win), charlie 30; alice removed two columns.
+    b = finished_game(
+        [alice, bob, charlie],
+        [[(0, 0, False, 2), (0, 0, False, 0), (30, 15, True, 0)]],
+    )
+    # C: against a bot: alice 7, the bot 3.
+    c = finished_game([alice, "easy"], [[(7, 7, True, 0), (3, 3, False, 0)]], public=False)
+    return a, b, c
+
+
+def test_figures_against_people(three_games, alice):
+    a, b, _ = three_games
+    people = player_profile(alice, viewer=alice).people
+    assert (people.games, people.wins, people.win_rate) == (2, 1, 0.5)
+    assert [(r["player_count"], r["games"], r["wins"]) for r in people.by_players] == [
+        (2, 1, 0),
+        (3, 1, 1),
+    ]
+    assert people.rounds == 4
+    assert people.mean_round == pytest.approx((10 + 16 - 2 + 0) / 4)
+    assert people.recent_mean_round == pytest.approx(6.0) and people.trend == pytest.approx(0)
+    assert (people.ended, people.ender_rate) == (2, 0.5)
+    assert (people.doubled, people.doubled_rate) == (1, 0.5)
+    assert people.columns == pytest.approx(0.75)
+    assert (people.best_game.total, people.best_game.game_id) == (0, b.pk)
+    assert (people.worst_game.total, people.worst_game.game_id) == (24, a.pk)
+    assert (people.best_round.score, people.worst_round.score) == (-2, 16)
+    assert people.distribution == [(-5, 1), (0, 1), (5, 0), (10, 1), (15, 1)]
+
+
+def test_games_with_bots_are_apart(three_games, alice):
+    bots = player_profile(alice, viewer=alice).bots
+    assert (bots.games, bots.wins, bots.rounds, bots.mean_round) == (1, 0, 1, 7)
+    assert (bots.ended, bots.doubled, bots.columns) == (1, 0, 0)
+    assert [(r["player_count"], r["games"]) for r in bots.by_players] == [(2, 1)]
+
+
+def test_head_to_head_counts_who_finished_lower(three_games, alice, bob):
+    opponents = player_profile(alice, viewer=alice).opponents
+    # bob: two games together, bob lower in A, a tie in B; charlie: alice lower in B.
+    assert [(o["user__username"], o["games"], o["lower"], o["higher"]) for o in opponents] == [
+        ("bob", 2, 0, 1),
+        ("charlie", 1, 1, 0),
+    ]
+    assert player_profile(bob, viewer=bob).opponents[0]["lower"] == 1
+
+
+def test_a_private_game_counts_only_for_its_players(three_games, alice, bob):
+    assert player_profile(alice).bots.games == 0
+    assert player_profile(alice, viewer=bob).bots.games == 0
+    assert player_profile(alice, viewer=alice).bots.games == 1
+
+
+def test_a_stopped_game_never_counts(alice, bob):
+    finished_game([alice, bob], [[(5, 5, True, 0), (9, 9, False, 0)]])
+    from stats.models import GameResult, RoundResult
+
+    RoundResult.objects.update(counted=False)
+    GameResult.objects.all().delete()
+    people = player_profile(alice, viewer=alice).people
+    assert (people.games, people.rounds) == (0, 0)
+
+
+def many_games(user, other, count):
+    for i in range(count):
+        finished_game([user, other], [[(i % 13, i % 13, i % 2 == 0, i % 3), (6, 6, False, 0)]])
+
+
+def profile_queries(client, name) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/u/{name}/").status_code == 200
+    return len(queries)
+
+
+def test_the_profile_costs_as_many_queries_for_3_games_as_for_300(client, alice, bob, charlie):
+    many_games(alice, bob, 3)
+    many_games(charlie, bob, 300)
+    client.force_login(bob)
+    assert profile_queries(client, "alice") == profile_queries(client, "charlie")
+
+
+def test_the_profile_page_shows_the_figures(client, three_games, alice):
+    client.force_login(alice)
+    page = client.get("/u/alice/").content.decode()
+    assert 'id="stats-people"' in page and 'id="stats-bots"' in page
+    assert "<svg" in page and "Rounds by score" in page
+    assert 'href="/u/charlie/"' in page
+
+
+def rated(django_user_model, name, mu, games=10, sigma=1.0):
+    return django_user_model.objects.create_user(
+        username=name, password="x", rating_mu=mu, rating_sigma=sigma, rated_games=games
+    )
+
+
+def test_the_leaderboard_ranks_pages_and_searches_in_sql(django_user_model):
+    for i in range(60):
+        rated(django_user_model, f"p{i:02d}", mu=100 - i)
+    rated(django_user_model, "newbie", mu=200, games=2)
+    first = leaderboard(page=1)
+    assert [u.username for u in first.object_list[:2]] == ["newbie", "p00"]
+    assert [u.rank for u in first.object_list[:3]] == [1, 2, 3]
+    second = leaderboard(page=2)
+    assert [(u.username, u.rank) for u in second.object_list] == [
+        (f"p{i:02d}", i + 2) for i in range(49, 60)
+    ]
+    assert [(u.username, u.rank) for u in leaderboard(search="p5").object_list] == [
+        (f"p5{i}", 52 + i) for i in range(10)
+    ]
+    assert [u.username for u in leaderboard(min_games=5).object_list][0] == "p00"
+    me = django_user_model.objects.get(username="p10")
+    assert rank_of(me) == 12 and rank_of(me, min_games=5) == 11
+
+
+def test_the_leaderboard_filters_the_last_30_days(django_user_model, alice, bob):
+    from stats.models import RatingChange
+
+    old = rated(django_user_model, "old", mu=90)
+    fresh = rated(django_user_model, "fresh", mu=50)
+    game = finished_game([old, fresh], [[(1, 1, True, 0), (2, 2, False, 0)]])
+    for user, days in ((old, 40), (fresh, 2)):
+        RatingChange.objects.create(
+            user=user,
+            game=game,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=25,
+            sigma_after=8,
+            rating_before=1000,
+            rating_after=1000,
+            rated_at=timezone.now() - timedelta(days=days),
+        )
+    assert [u.username for u in leaderboard(period="30d").object_list] == ["fresh"]
+
+
+def test_the_players_page_highlights_my_row(client, django_user_model):
+    for i in range(3):
+        rated(django_user_model, f"p{i}", mu=50 - i)
+    client.force_login(django_user_model.objects.get(username="p1"))
+    page = client.get("/players/?q=p").content.decode()
+    assert 'class="is-me"' in page and "#2" in page

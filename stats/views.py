@@ -1,0 +1,117 @@
+"""The profile page (``/u/<name>/``) and the players page (``/players/``)."""
+
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from stats import charts, queries
+
+PERIODS = ("all", "30d")
+MIN_GAMES = (1, 5, 20, 100)
+
+
+def rating_chart(history: list[dict]) -> dict:
+    """The rating history's chart and its text alternative."""
+    if not history:
+        return {}
+    values = [history[0]["rating_before"]] + [h["rating_after"] for h in history]
+    labels = [""] + [h["rated_at"].strftime("%d.%m") for h in history]
+    return {
+        "chart": charts.line_chart([(_("Rating"), values)], labels),
+        "title": _("Rating history"),
+        "description": _(
+            "Rating over the last %(games)d rated games: from %(first)d to %(last)d, "
+            "highest %(high)d, lowest %(low)d."
+        )
+        % {
+            "games": len(history),
+            "first": values[0],
+            "last": values[-1],
+            "high": max(values),
+            "low": min(values),
+        },
+    }
+
+
+def distribution_chart(distribution: list[tuple[int, int]]) -> dict:
+    if not distribution:
+        return {}
+    parts = [
+        _("%(low)d to %(high)d: %(count)d") % {"low": low, "high": low + 4, "count": n}
+        for low, n in distribution
+        if n
+    ]
+    return {
+        "chart": charts.bar_chart([(str(low), n) for low, n in distribution]),
+        "title": _("Round scores"),
+        "description": _("Rounds by score: %(parts)s.") % {"parts": "; ".join(parts)},
+    }
+
+
+def profile(request, username):
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    figures = queries.player_profile(player, viewer=request.user)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "is_own_profile": request.user == player,
+            "profile": figures,
+            "rating": rating_chart(figures.rating_history),
+            "sides": [
+                (
+                    _("Against people"),
+                    "people",
+                    figures.people,
+                    distribution_chart(figures.people.distribution),
+                ),
+                (
+                    _("With bots"),
+                    "bots",
+                    figures.bots,
+                    distribution_chart(figures.bots.distribution),
+                ),
+            ],
+            "history": queries.player_history(
+                player, viewer=request.user, page=request.GET.get("page")
+            ),
+        },
+    )
+
+
+def _choice(value, choices, default):
+    try:
+        value = type(default)(value)
+    except (TypeError, ValueError):
+        return default
+    return value if value in choices else default
+
+
+def leaderboard(request):
+    """The rating leaderboard, paged and filtered in SQL, with the viewer's rank."""
+    period = _choice(request.GET.get("period"), PERIODS, "all")
+    min_games = _choice(request.GET.get("min"), MIN_GAMES, 1)
+    search = request.GET.get("q", "").strip()[:40]
+    page = queries.leaderboard(
+        period=period, min_games=min_games, search=search, page=request.GET.get("page")
+    )
+    my_rank = None
+    if request.user.is_authenticated:
+        my_rank = queries.rank_of(request.user, period=period, min_games=min_games)
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {
+            "page": page,
+            "period": period,
+            "min_games": min_games,
+            "search": search,
+            "my_rank": my_rank,
+            "my_page": (my_rank - 1) // queries.LEADERBOARD_PAGE + 1 if my_rank else None,
+            "min_choices": MIN_GAMES,
+            "query": urlencode({"q": search, "period": period, "min": min_games}) + "&",
+        },
+    )
