@@ -57,11 +57,11 @@ def test_a_refused_step_is_rescheduled_not_retried_in_a_loop(alice, monkeypatch,
     caplog.set_level(logging.INFO, logger="games.autoplay")
     now = _later()
     assert autoplay.play_due_turns(now=now) == 0
-    assert "off the grid" in caplog.text
+    assert "There is no card at that position." in caplog.text
     game.refresh_from_db()
     assert game.bot_due_at > now  # looked at again after the bot delay, not on the next pass
     assert autoplay.play_due_turns(now=now) == 0
-    assert caplog.text.count("off the grid") == 1
+    assert caplog.text.count("There is no card at that position.") == 1
     assert Move.objects.filter(game=game).count() == 0
 
 
