@@ -74,9 +74,13 @@ def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict
         "lines": lines,
         "y_ticks": [{"y": y(t), "label": t} for t in ticks],
         "x_ticks": [
-            {"x": x(i), "label": label}
+            {
+                "x": x(i),
+                "label": label,
+                "anchor": "start" if i == 0 else "end" if i == count - 1 else "middle",
+            }
             for i, label in enumerate(x_labels)
-            if i % every == 0 or i == count - 1
+            if (i % every == 0 and count - 1 - i >= every / 2) or i == count - 1
         ],
     }
 
