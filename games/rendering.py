@@ -8,11 +8,13 @@ Nothing here decides a rule: legal actions come from the engine's view.
 
 import json
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import replace
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import clock, engine, movelog
@@ -79,6 +81,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "name": name,
                 "total": view.totals[seat],
                 "cells": cells,
+                "grid": grid_html(seat, name, cells, replay=bool(meta.get("replay"))),
                 "current": view.current == seat,
                 "ender": view.ender == seat,
                 "ready": seat in meta.get("ready", []),
@@ -153,6 +156,36 @@ def clock_context(public: dict | None) -> dict | None:
         "left": f"{left // 60}:{left % 60:02d}",
         "seats": public["seats"],
     }
+
+
+GRID_CACHE_SIZE = 4096
+_grids: OrderedDict = OrderedDict()
+_grids_lock = threading.Lock()
+
+
+def grid_html(seat: int, name: str, cells: list[dict], *, replay: bool = False) -> str:
+    """One player's cards, rendered once per content and language in a process: a move
+    changes one grid (two with the card it highlighted before), the others come from here.
+    Pages and replays render in threads, sockets' boards on the event loop: hence the lock."""
+    key = (
+        translation.get_language(),
+        seat,
+        name,
+        replay,
+        tuple((c["state"], c.get("value"), c["changed"]) for c in cells),
+    )
+    with _grids_lock:
+        html = _grids.get(key)
+    if html is None:
+        player = {"seat": seat, "name": name, "cells": cells}
+        html = mark_safe(  # rendered, and so escaped, by the template engine
+            render_to_string("games/partials/grid.html", {"p": player, "meta": {"replay": replay}})
+        )
+        with _grids_lock:
+            _grids[key] = html
+            if len(_grids) > GRID_CACHE_SIZE:
+                _grids.popitem(last=False)
+    return html
 
 
 def board_html(view: engine.View, meta: dict) -> str:

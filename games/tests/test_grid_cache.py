@@ -1,0 +1,74 @@
+"""A board re-renders only the grids a move changed (rendering.grid_html): the others come from
+the process's cache, and the board is the same as one rendered from scratch."""
+
+import pytest
+from django.utils import translation
+
+from games import engine, rendering
+
+
+def _step(game: engine.Game) -> None:
+    seat = game.to_act()[0]
+    game.apply(seat, game.legal_actions(seat)[0])
+
+
+def _meta(version: int) -> dict:
+    return {"game": 1, "version": version, "status": "playing", "ready": [], "away": []}
+
+
+@pytest.fixture
+def grid_renders(monkeypatch):
+    """The names of the grids rendered through the template engine, in order."""
+    rendering._grids.clear()
+    rendered = []
+    real = rendering.render_to_string
+
+    def counting(template, context=None, *args, **kwargs):
+        if template == "games/partials/grid.html":
+            rendered.append(context["p"]["name"])
+        return real(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_to_string", counting)
+    yield rendered
+    rendering._grids.clear()
+
+
+def test_a_move_re_renders_only_the_grid_it_changed(grid_renders):
+    game = engine.Game(["ann", "ben", "cas", "dot"], engine.Rules(), seed=5)
+    for _ in range(8):  # everyone reveals two cards
+        _step(game)
+    rendering.board_html(engine.view_of(game, None), _meta(8))
+    assert sorted(grid_renders) == ["ann", "ben", "cas", "dot"]
+    grid_renders.clear()
+    mover = game.players[game.to_act()[0]]
+    _step(game)  # a draw: no grid changes
+    _step(game)  # its placement: the mover's grid changes
+    rendering.board_html(engine.view_of(game, None), _meta(10))
+    assert grid_renders == [mover]
+
+
+def test_a_cached_grid_is_the_grid_rendered_afresh(grid_renders):
+    game = engine.Game(["ann", "ben"], engine.Rules(), seed=9)
+    for _ in range(6):
+        _step(game)
+    view = engine.view_of(game, None)
+    with translation.override("de"):
+        first = rendering.board_html(view, _meta(6))
+        again = rendering.board_html(view, _meta(6))
+        rendering._grids.clear()
+        fresh = rendering.board_html(view, _meta(6))
+    assert first == again == fresh
+    assert 'id="cell-1-11"' in fresh
+
+
+def test_grids_are_cached_per_language(grid_renders):
+    game = engine.Game(["ann", "ben"], engine.Rules(), seed=9)
+    for _ in range(4):
+        _step(game)
+    view = engine.view_of(game, None)
+    with translation.override("en"):
+        english = rendering.board_html(view, _meta(4))
+    with translation.override("de"):
+        german = rendering.board_html(view, _meta(4))
+    assert len(grid_renders) == 4
+    assert "face down" in english and "face down" not in german
