@@ -45,13 +45,28 @@ class RoundResult(models.Model):
     scored_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["game", "number", "seat"]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "number", "seat"], name="roundresult_unique_seat"
             ),
         ]
-        indexes = [models.Index(fields=["user", "counted", "game"], name="roundresult_user")]
+        # A player's rounds in score order, carrying every column their figures read: the
+        # profile's aggregates are index-only scans on PostgreSQL.
+        indexes = [
+            models.Index(
+                fields=["user", "with_bots", "score"],
+                include=[
+                    "counted",
+                    "is_public",
+                    "ended",
+                    "doubled",
+                    "columns_removed",
+                    "game",
+                    "scored_at",
+                ],
+                name="roundresult_user_score",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"game {self.game_id} round {self.number} seat {self.seat}: {self.score}"
@@ -80,13 +95,17 @@ class GameResult(models.Model):
     finished_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["-finished_at", "game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameresult_unique_seat"),
         ]
         indexes = [
             models.Index(fields=["user", "-finished_at"], name="gameresult_user_recent"),
-            models.Index(fields=["game", "user"], name="gameresult_game_user"),
+            models.Index(
+                fields=["user", "with_bots", "total"],
+                include=["is_public", "won", "player_count", "finished_at", "game"],
+                name="gameresult_user_total",
+            ),
+            models.Index(fields=["game", "user"], include=["total"], name="gameresult_game_user"),
         ]
 
     def __str__(self) -> str:
@@ -107,7 +126,6 @@ class RatingChange(models.Model):
     rated_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["user", "rated_at", "game"]
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="ratingchange_unique_game"),
         ]

@@ -18,20 +18,23 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import (
     Avg,
+    Case,
     Count,
     Exists,
     F,
-    IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
     Subquery,
     Value,
+    When,
     Window,
 )
-from django.db.models.functions import Coalesce, Rank, RowNumber
+from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import GamePlayer
@@ -42,6 +45,7 @@ HISTORY_PAGE = 20
 LEADERBOARD_PAGE = 50
 RATING_POINTS = 200
 OPPONENTS = 5
+OPPONENT_GAMES = 1000
 BUCKET = 5
 
 
@@ -103,7 +107,7 @@ class Profile:
 
 
 def player_profile(user, *, viewer=None) -> Profile:
-    """Every figure of ``user``'s profile: a fixed number of queries (eight)."""
+    """Every figure of ``user``'s profile: a fixed number of queries (thirteen)."""
     seen = visible(user, viewer)
     games = GameResult.objects.filter(seen, user=user)
     rounds = RoundResult.objects.filter(seen, user=user, counted=True)
@@ -129,11 +133,11 @@ def player_profile(user, *, viewer=None) -> Profile:
             f"{name}_{int(kind)}": expr
             for kind in sides
             for name, expr in (
-                ("rounds", Count("id", filter=Q(with_bots=kind))),
+                ("rounds", Count("score", filter=Q(with_bots=kind))),
                 ("mean", Avg("score", filter=Q(with_bots=kind))),
                 ("recent", Avg("score", filter=Q(with_bots=kind, game_id__in=recent[kind]))),
-                ("ended", Count("id", filter=Q(with_bots=kind, ended=True))),
-                ("doubled", Count("id", filter=Q(with_bots=kind, doubled=True))),
+                ("ended", Count("score", filter=Q(with_bots=kind, ended=True))),
+                ("doubled", Count("score", filter=Q(with_bots=kind, doubled=True))),
                 ("columns", Avg("columns_removed", filter=Q(with_bots=kind))),
             )
         }
@@ -146,21 +150,16 @@ def player_profile(user, *, viewer=None) -> Profile:
         side.doubled = figures[f"doubled_{int(kind)}"]
         side.columns = figures[f"columns_{int(kind)}"]
 
-    for row in _extremes(games, "total", "-finished_at"):
-        side = sides[row.with_bots]
-        if row.low == 1:
-            side.best_game = row
-        if row.high == 1:
-            side.worst_game = row
-    for row in _extremes(rounds, "score", "-scored_at"):
-        side = sides[row.with_bots]
-        if row.low == 1:
-            side.best_round = row
-        if row.high == 1:
-            side.worst_round = row
+    for kind, side in sides.items():
+        side.best_game, side.worst_game = _extremes(
+            games.filter(with_bots=kind), "total", "-finished_at"
+        )
+        side.best_round, side.worst_round = _extremes(
+            rounds.filter(with_bots=kind), "score", "-scored_at"
+        )
 
     buckets: dict[tuple[bool, int], int] = {}
-    for kind, score, n in rounds.values_list("with_bots", "score").annotate(n=Count("id")):
+    for kind, score, n in rounds.values_list("with_bots", "score").annotate(n=Count("score")):
         key = (kind, score // BUCKET * BUCKET)
         buckets[key] = buckets.get(key, 0) + n
     for kind, side in sides.items():
@@ -176,41 +175,97 @@ def player_profile(user, *, viewer=None) -> Profile:
         .order_by("-rated_at", "-game_id")
         .values("rating_before", "rating_after", "rated_at", "game_id")[:RATING_POINTS]
     )[::-1]
-    return Profile(sides[False], sides[True], history, _opponents(user, seen))
+    return Profile(sides[False], sides[True], history, _opponents(user, viewer))
 
 
-def _extremes(rows, column: str, recent: str):
-    """Per kind of game, the row with the lowest ``column`` (``low == 1``) and the highest
-    (``high == 1``), the latest first on a tie: one query, two window functions."""
-    by_kind = [F("with_bots")]
-    return rows.annotate(
-        low=Window(RowNumber(), partition_by=by_kind, order_by=[F(column).asc(), recent]),
-        high=Window(RowNumber(), partition_by=by_kind, order_by=[F(column).desc(), recent]),
-    ).filter(Q(low=1) | Q(high=1))
-
-
-def _opponents(user, seen: Q) -> list[dict]:
-    """The people ``user`` played most, with who finished lower in their games together."""
-    mine = GameResult.objects.filter(seen, user=user)
-    my_total = Subquery(mine.filter(game_id=OuterRef("game_id")).values("total")[:1])
-    return list(
-        GameResult.objects.filter(game_id__in=mine.values("game_id"), user__isnull=False)
-        .exclude(user=user)
-        .annotate(my_total=my_total)
-        .values("user_id", "user__username")
-        .annotate(
-            games=Count("id"),
-            lower=Count("id", filter=Q(my_total__lt=F("total"))),
-            higher=Count("id", filter=Q(my_total__gt=F("total"))),
-        )
-        .order_by("-games", "user__username")[:OPPONENTS]
+def _extremes(rows, column: str, recent: str) -> tuple:
+    """The row with the lowest ``column`` and the one with the highest, the latest first on a
+    tie: two queries, each the first entry of an index (user, with_bots, column)."""
+    return (
+        rows.order_by(column, recent).first(),
+        rows.order_by(f"-{column}", recent).first(),
     )
 
 
-def player_history(user, *, viewer=None, page: object = 1):
+OPPONENTS_SQL = """
+SELECT o.user_id, u.username, COUNT(*) AS games,
+       COUNT(*) FILTER (WHERE m.total < o.total) AS lower,
+       COUNT(*) FILTER (WHERE m.total > o.total) AS higher
+FROM (
+    SELECT game_id, user_id, total FROM stats_gameresult
+    WHERE user_id = %s {seen} ORDER BY finished_at DESC LIMIT %s
+) m
+JOIN stats_gameresult o ON o.game_id = m.game_id AND o.user_id IS NOT NULL AND o.user_id <> m.user_id
+JOIN accounts_user u ON u.id = o.user_id
+GROUP BY o.user_id, u.username
+ORDER BY games DESC, u.username
+LIMIT %s
+"""
+
+
+def _opponents(user, viewer) -> list[dict]:
+    """The people ``user`` played most in their last ``OPPONENT_GAMES`` games, with who
+    finished lower in their games together (a bound: for a regular with thousands of games
+    the join of every game's seats cost more than the rest of the profile).
+
+    Raw SQL: a self-join of the game rows on the game (the ORM has no relation between two
+    seats of one game; a correlated subquery per row was a hundred times slower)."""
+    seen, params = "", [user.pk]
+    if not (viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user)):
+        seen = "AND is_public"
+        if viewer is not None and viewer.is_authenticated:
+            seen = (
+                "AND (is_public OR game_id IN "
+                "(SELECT game_id FROM stats_gameresult WHERE user_id = %s))"
+            )
+            params.append(viewer.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(OPPONENTS_SQL.format(seen=seen), [*params, OPPONENT_GAMES, OPPONENTS])
+        names = ["user_id", "user__username", "games", "lower", "higher"]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+@dataclass
+class HistoryPage:
+    """A page of a player's history; no count of all pages (counting a regular's thousands
+    of games costs more than the page itself): it knows only whether there is a next."""
+
+    entries: list
+    number: int
+
+    has_next: bool = False
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_previous or self.has_next
+
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+
+def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
     """A page of ``user``'s games that ``viewer`` may see, newest first (running and stopped
-    ones too), each with its game and every player's seat: three queries."""
-    return Paginator(_history(user, viewer), HISTORY_PAGE).get_page(page)
+    ones too), each with its game and every player's seat: two queries."""
+    try:
+        number = max(1, int(page))
+    except (TypeError, ValueError):
+        number = 1
+    start = (number - 1) * HISTORY_PAGE
+    entries = list(_history(user, viewer)[start : start + HISTORY_PAGE + 1])
+    return HistoryPage(entries[:HISTORY_PAGE], number, len(entries) > HISTORY_PAGE)
 
 
 def recent_games(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:
@@ -231,7 +286,8 @@ def _history(user, viewer):
         GamePlayer.objects.filter(seen, user=user)
         .select_related("game__lobby")
         .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .order_by("-game__created_at", "-game_id")
+        .defer("game__snapshot")
+        .order_by("-game_id")
     )
     return entries
 
@@ -256,20 +312,12 @@ def ranked_players(*, period: str = "all", min_games: int = 1):
 def leaderboard(*, period: str = "all", min_games: int = 1, search: str = "", page: object = 1):
     """A page of the leaderboard; each user carries ``rank`` (ties share one)."""
     players = ranked_players(period=period, min_games=min_games)
+    rows = players.annotate(rank=Window(Rank(), order_by=F("score").desc()))
     if search:
-        better = (
-            ranked_players(period=period, min_games=min_games)
-            .filter(score__gt=OuterRef("score"))
-            .order_by()
-            .values("is_active")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        rows = players.filter(username__icontains=search).annotate(
-            rank=Coalesce(Subquery(better, output_field=IntegerField()), Value(0)) + 1
-        )
-    else:
-        rows = players.annotate(rank=Window(Rank(), order_by=F("score").desc()))
+        # A filter on a window expression applies after the windows are computed (an outer
+        # query): the ranks stay those of the whole list, not of the names found.
+        found = Case(When(username__icontains=search, then=Value(1)), default=Value(0))
+        rows = rows.annotate(found=Window(Max(found), partition_by=[F("pk")])).filter(found=1)
     rows = rows.order_by("-score", "username")
     return Paginator(rows, LEADERBOARD_PAGE).get_page(page)
 
