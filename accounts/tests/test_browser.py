@@ -12,7 +12,7 @@ def test_register_logout_login(page, daphne_server, screenshot_dir, django_user_
     page.goto(daphne_server + "/")
     page.get_by_role("link", name="Register").first.click()
 
-    page.get_by_label("Username").fill("dora")
+    page.get_by_label("Player name").fill("dora")
     page.get_by_label("E-mail address").fill("dora@example.com")
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)

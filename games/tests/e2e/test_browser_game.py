@@ -17,7 +17,7 @@ LOW_FIRST_DEAL = [-2] * 5 + [-1] * 10 + [0] * 9
 
 def register(page, base, name):
     page.goto(base + "/accounts/register/")
-    page.get_by_label("Username").fill(name)
+    page.get_by_label("Player name").fill(name)
     page.get_by_label("E-mail address").fill(f"{name}@example.com")
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
