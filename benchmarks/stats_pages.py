@@ -7,7 +7,7 @@ Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/skyjo_stats_bench \\
 
 Uses the database as it is (not a test database). Through Django's test client (the whole
 middleware stack and template rendering, no network): the profile of the busiest player (seen
-by a visitor, and by a logged-in player), the players page (page 1, page 50, a name search,
+by a visitor, and by a logged-in player; and of the player nearest 300 games), the players page (page 1, page 50, a name search,
 logged in, so with the own-rank query), and a finished game's page (logged in as one of its
 players). Each is asked ``--requests`` times after 10 warm-up requests; prints p50, p95, max
 and the queries of one request.
@@ -51,6 +51,14 @@ def main() -> None:
     player = User.objects.get(pk=busiest["user_id"])
     other = User.objects.exclude(pk=player.pk).order_by("pk").first()
     game = GameResult.objects.filter(user=player).order_by("-finished_at").first()
+    regular = (
+        GameResult.objects.filter(user__isnull=False)
+        .values("user_id", "user__username")
+        .annotate(n=Count("id"))
+        .filter(n__gte=300)
+        .order_by("n")
+        .first()
+    )
     print(
         f"{GameResult.objects.values('game_id').distinct().count()} finished games, "
         f"{User.objects.count()} users; busiest: {player.username} with {busiest['n']} games"
@@ -64,6 +72,7 @@ def main() -> None:
     pages = [
         ("profile of the busiest, visitor", visitor, f"/u/{player.username}/"),
         ("profile of the busiest, logged in", member, f"/u/{player.username}/"),
+        (f"profile, {regular['n']} games, visitor", visitor, f"/u/{regular['user__username']}/"),
         ("players page 1", member, "/players/"),
         ("players page 50", member, "/players/?page=50"),
         ("players search", member, "/players/?q=p012"),
