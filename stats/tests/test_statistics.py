@@ -1,5 +1,6 @@
 """Every figure of the profile against values computed by hand for three small games."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -166,3 +167,12 @@ def test_the_players_page_highlights_my_row(client, django_user_model):
     client.force_login(django_user_model.objects.get(username="p1"))
     page = client.get("/players/?q=p").content.decode()
     assert 'class="is-me"' in page and "#2" in page
+
+
+def test_chart_coordinates_are_not_localised(client, three_games, alice):
+    """A German page writes 12,5 for 12.5 in text; SVG coordinates must stay 12.5."""
+    client.force_login(alice)
+    page = client.get("/u/alice/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Gegen Menschen" in page
+    coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([^"]*)"', page)
+    assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", c) for c in coordinates)
