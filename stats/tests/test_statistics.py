@@ -50,9 +50,9 @@ def test_figures_against_people(three_games, alice):
     assert (people.ended, people.ender_rate) == (2, 0.5)
     assert (people.doubled, people.doubled_rate) == (1, 0.5)
     assert people.columns == pytest.approx(0.75)
-    assert (people.best_game.total, people.best_game.game_id) == (0, b.pk)
-    assert (people.worst_game.total, people.worst_game.game_id) == (24, a.pk)
-    assert (people.best_round.score, people.worst_round.score) == (-2, 16)
+    assert (people.best_game["total"], people.best_game["game_id"]) == (0, b.pk)
+    assert (people.worst_game["total"], people.worst_game["game_id"]) == (24, a.pk)
+    assert (people.best_round["score"], people.worst_round["score"]) == (-2, 16)
     assert people.distribution == [(-5, 1), (0, 1), (5, 0), (10, 1), (15, 1)]
 
 
