@@ -140,6 +140,7 @@ class Player:
             acted_at = -1  # the version we last acted on (one action per version on our turn)
             revealed_round = ready_round = 0
             sent_at, over, asked = None, False, False
+            pause = 0.2  # seconds before a resync after a "slow down" answer
             while not stop.is_set():
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
@@ -151,10 +152,16 @@ class Player:
                     self.stats.errors[frame["error"]["code"]] += 1
                     if frame["error"]["code"] == "server_error":
                         print(f"{self.name}: server_error: {frame}", file=sys.stderr)
-                    # Whatever it answered may not have happened: ask again from a fresh state.
+                    # Whatever it answered may not have happened: ask again from a fresh state,
+                    # after a pause that grows while the server asks us to slow down (these
+                    # clients answer far faster than people: 10 frames a second is the limit).
                     acted_at, revealed_round, ready_round, asked = -1, 0, 0, False
+                    if frame["error"]["code"] in ("rate_limited", "busy"):
+                        await asyncio.sleep(pause * (0.5 + self.rng.random()))
+                        pause = min(pause * 2, 2.0)
                     await self._send(ws, {"sync": True})
                     continue
+                pause = 0.2
                 if "rematch" in frame and isinstance(frame["rematch"], dict):
                     return frame["rematch"]["game"]
                 if "version" not in frame or "players" not in frame:
