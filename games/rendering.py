@@ -72,16 +72,15 @@ def board_context(view: engine.View, meta: dict) -> dict:
     recent = meta.get("recent") or []
     changed = movelog.changed_cell(recent, meta["version"])
     for seat, name in enumerate(view.players):
-        cells = cells_of(
-            name, view.grids[seat], changed[1] if changed and changed[0] == seat else None
-        )
+        highlight = changed[1] if changed and changed[0] == seat else None
         players.append(
             {
                 "seat": seat,
                 "name": name,
                 "total": view.totals[seat],
-                "cells": cells,
-                "grid": grid_html(seat, name, cells, replay=bool(meta.get("replay"))),
+                "grid": grid_html(
+                    seat, name, view.grids[seat], highlight, replay=bool(meta.get("replay"))
+                ),
                 "current": view.current == seat,
                 "ender": view.ender == seat,
                 "ready": seat in meta.get("ready", []),
@@ -163,21 +162,18 @@ _grids: OrderedDict = OrderedDict()
 _grids_lock = threading.Lock()
 
 
-def grid_html(seat: int, name: str, cells: list[dict], *, replay: bool = False) -> str:
-    """One player's cards, rendered once per content and language in a process: a move
-    changes one grid (two with the card it highlighted before), the others come from here.
-    Pages and replays render in threads, sockets' boards on the event loop: hence the lock."""
-    key = (
-        translation.get_language(),
-        seat,
-        name,
-        replay,
-        tuple((c["state"], c.get("value"), c["changed"]) for c in cells),
-    )
+def grid_html(
+    seat: int, name: str, grid, changed: int | None = None, *, replay: bool = False
+) -> str:
+    """One player's cards (``grid``, ``changed``: as for :func:`cells_of`), rendered once per
+    content and language in a process: a move changes one grid (two with the card it
+    highlighted before), the others come from here, labels and all. Pages and replays render
+    in threads, sockets' boards on the event loop: hence the lock."""
+    key = (translation.get_language(), seat, name, replay, tuple(grid), changed)
     with _grids_lock:
         html = _grids.get(key)
     if html is None:
-        player = {"seat": seat, "name": name, "cells": cells}
+        player = {"seat": seat, "name": name, "cells": cells_of(name, grid, changed)}
         html = mark_safe(  # rendered, and so escaped, by the template engine
             render_to_string("games/partials/grid.html", {"p": player, "meta": {"replay": replay}})
         )
