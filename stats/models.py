@@ -133,3 +133,22 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} game {self.game_id}: {self.rating_before}->{self.rating_after}"
+
+
+class ProfileVersion(models.Model):
+    """A token that changes whenever a player's figures may have changed: the key of their
+    cached profile figures (stats.profile_cache).
+
+    Replaced (a new random token, one upsert for all the game's players) by stats.recording in
+    the transaction that writes the rows it stands for: a game finishing, its ratings, a game
+    voided. A player without a row has never had figures recorded that way (or only rows
+    written directly, as in tests): their profile is computed every time, never cached.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    token = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}: {self.token}"

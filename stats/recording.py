@@ -4,8 +4,13 @@
 ordinary move); ``ratings_changed`` is called by games.ratings for a rated game. A game counts
 once it finishes: its round rows are marked ``counted`` and its game rows written then, so a
 game stopped by a moderator (aborted) never counts. ``game_voided`` takes a finished game out
-of the statistics again.
+of the statistics again. Each of those also gives the game's players a new
+``ProfileVersion`` token in the same transaction, so that their cached profiles
+(stats.profile_cache) are no longer read once it commits.
 """
+
+import secrets
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,7 +18,7 @@ from django.utils import timezone
 from accounts.models import shown_rating
 from games.engine import COLUMNS
 from games.models import Lobby
-from stats.models import GameResult, RatingChange, RoundResult
+from stats.models import GameResult, ProfileVersion, RatingChange, RoundResult
 
 
 def columns_removed(cards: list) -> int:
@@ -72,6 +77,20 @@ def _game_finished(game, players, rounds: int, now) -> None:
         )
         for p in players
     )
+    figures_changed(p.user_id for p in players)
+
+
+def figures_changed(user_ids: Iterable[int | None]) -> None:
+    """New ProfileVersion tokens for these players (one upsert, in the caller's transaction).
+    In id order, so that two games finishing at once lock the rows in the same order."""
+    ids = sorted({pk for pk in user_ids if pk is not None})
+    if ids:
+        ProfileVersion.objects.bulk_create(
+            [ProfileVersion(user_id=pk, token=secrets.randbits(62)) for pk in ids],
+            update_conflicts=True,
+            unique_fields=["user"],
+            update_fields=["token"],
+        )
 
 
 def ratings_changed(*, game_id: int, changes: list[tuple[object, float, float]]) -> None:
@@ -92,6 +111,7 @@ def ratings_changed(*, game_id: int, changes: list[tuple[object, float, float]])
         )
         for user, mu, sigma in changes
     )
+    figures_changed(user.pk for user, _, _ in changes)
 
 
 def game_voided(*, game_id: int) -> None:
@@ -99,4 +119,6 @@ def game_voided(*, game_id: int) -> None:
     changes are history and stay; undoing them is the caller's decision."""
     with transaction.atomic():
         RoundResult.objects.filter(game_id=game_id).update(counted=False)
+        players = GameResult.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+        figures_changed(list(players))
         GameResult.objects.filter(game_id=game_id).delete()

@@ -28,7 +28,7 @@ from games.bots import LEVEL_LABELS, get_bot
 from games.models import Game, GamePlayer, Lobby, Move, Round
 from games.ratings import MODEL
 from stats.models import GameResult, RatingChange, RoundResult
-from stats.recording import columns_removed
+from stats.recording import columns_removed, figures_changed
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 PLAYER_WEIGHTS = (30, 25, 25, 12, 8)
@@ -233,6 +233,7 @@ def seed_games(
         User.objects.bulk_update(
             users, ["rating_mu", "rating_sigma", "rated_games"], batch_size=1000
         )
+        figures_changed(u.pk for u in users)
         _reset_sequences(
             [User, Lobby, Game, GamePlayer, Round, Move, RoundResult, GameResult, RatingChange]
         )

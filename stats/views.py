@@ -2,11 +2,11 @@
 
 from urllib.parse import urlencode
 
-from django.contrib.auth import get_user_model
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from stats import charts, queries
+from stats import charts, profile_cache, queries
 
 PERIODS = ("all", "30d")
 MIN_GAMES = (1, 5, 20, 100)
@@ -51,8 +51,40 @@ def distribution_chart(distribution: list[tuple[int, int]]) -> dict:
 
 
 def profile(request, username):
-    player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    figures = queries.player_profile(player, viewer=request.user)
+    """A player's page: their figures (cached per change of their games, stats.profile_cache)
+    and a page of their history (read every time: it shows running games too)."""
+    player = profile_cache.profile_owner(username, request.user)
+
+    def panels(figures) -> str:
+        return render_to_string(
+            "stats/profile_stats.html",
+            {
+                "player": player,
+                "profile": figures,
+                "rating": rating_chart(figures.rating_history),
+                "sides": [
+                    (
+                        _("Against people"),
+                        "people",
+                        figures.people,
+                        distribution_chart(figures.people.distribution),
+                    ),
+                    (
+                        _("With bots"),
+                        "bots",
+                        figures.bots,
+                        distribution_chart(figures.bots.distribution),
+                    ),
+                ],
+            },
+        )
+
+    figures, html = profile_cache.figures(
+        player,
+        request.user,
+        lambda: queries.player_profile(player, viewer=request.user),
+        panels,
+    )
     return render(
         request,
         "accounts/profile.html",
@@ -60,21 +92,7 @@ def profile(request, username):
             "player": player,
             "is_own_profile": request.user == player,
             "profile": figures,
-            "rating": rating_chart(figures.rating_history),
-            "sides": [
-                (
-                    _("Against people"),
-                    "people",
-                    figures.people,
-                    distribution_chart(figures.people.distribution),
-                ),
-                (
-                    _("With bots"),
-                    "bots",
-                    figures.bots,
-                    distribution_chart(figures.bots.distribution),
-                ),
-            ],
+            "stats_panels": html,
             "history": queries.player_history(
                 player, viewer=request.user, page=request.GET.get("page")
             ),

@@ -1,0 +1,115 @@
+"""A profile's figures, computed once per change of the player's games and kept in Django's
+cache: the figures (stats.queries.player_profile) with their rendered panels.
+
+Why a cache and not summary rows kept per player: what a profile shows depends on who looks
+(a private game counts only for viewers who played in it, and for moderators), so one row per
+player cannot hold it; rows per player and kind of game would still leave the figures that do
+not add up (the trend over the last 20 games, favourite opponents over the last 1,000, best
+and worst with their games) and every per-viewer case to live queries, and would give each
+figure a second definition to keep equal to the first. Here each figure keeps its one
+definition (SQL over the result rows, checked against hand-computed values), and a profile seen
+again costs one cache read instead of seven aggregates and the rendering of their panels.
+
+The key changes when the figures may: it holds the player's ``ProfileVersion`` token, which
+stats.recording replaces in the transaction that writes a finished (or voided) game's rows or
+a rated game's ratings. A reader sees either the old rows and the old token or the new rows and
+the new token; a reader that read the old token just before the commit may store newer figures
+under it, which no one reads once the commit is seen. Nothing is deleted and nothing is done
+after the commit, so no process can die between a change and its invalidation. Old entries
+expire (``TIMEOUT``).
+
+The key also holds the kind of viewer (every game: the player and moderators; public games:
+visitors and players who share no private game with them; a player who does gets entries of
+their own), the language (the panels are rendered) and the rating shown (from the user row).
+
+The cache is the site's default cache: Redis when ``REDIS_URL`` is set, shared by every Daphne
+process; otherwise each process's memory, still correct with several processes because the key
+comes from the database. A player without a token (rows written directly, as tests do) is
+never cached; a cache that fails to answer is skipped, the page is computed as without it.
+"""
+
+import hashlib
+import logging
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef, Subquery
+from django.shortcuts import get_object_or_404
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from stats.models import GameResult, ProfileVersion
+from stats.queries import Profile
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = 24 * 3600
+ALL, PUBLIC = "all", "public"
+
+
+def profile_owner(username: str, viewer):
+    """The active user ``username`` (else 404) with ``stats_token`` (their ProfileVersion
+    token, or None) and, for a logged-in viewer other than a moderator or themself,
+    ``shares_private`` (they played a private finished game together): one query."""
+    users = get_user_model().objects.filter(is_active=True)
+    users = users.annotate(
+        stats_token=Subquery(ProfileVersion.objects.filter(user=OuterRef("pk")).values("token"))
+    )
+    if viewer.is_authenticated and not viewer.is_staff:
+        theirs = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
+        users = users.annotate(
+            shares_private=Exists(
+                GameResult.objects.filter(user=OuterRef("pk"), is_public=False, game_id__in=theirs)
+            )
+        )
+    return get_object_or_404(users, username=username)
+
+
+def viewer_kind(player, viewer) -> str:
+    """Which of a player's games ``viewer`` may see, as a part of the key (as
+    stats.queries.visible decides it): every game, the public ones, or their own set."""
+    if not viewer.is_authenticated:
+        return PUBLIC
+    if viewer.is_staff or viewer.pk == player.pk:
+        return ALL
+    return f"viewer-{viewer.pk}" if getattr(player, "shares_private", True) else PUBLIC
+
+
+@dataclass
+class Cached:
+    """What is kept: the figures and their panels, rendered."""
+
+    profile: Profile
+    html: str
+
+
+def key(player, viewer) -> str | None:
+    token = getattr(player, "stats_token", None)
+    if token is None:
+        return None
+    shown = (player.rating, player.rating_is_provisional, player.rated_games, player.username)
+    parts = f"{token}:{viewer_kind(player, viewer)}:{get_language()}:{shown}"
+    return f"stats:profile:{player.pk}:{hashlib.sha256(parts.encode()).hexdigest()[:32]}"
+
+
+def figures(player, viewer, compute, render) -> tuple[Profile, SafeString]:
+    """The figures of ``player`` as ``viewer`` sees them and their panels: from the cache, or
+    ``compute()`` (the figures) then ``render(figures)`` (the panels' HTML), kept for next time."""
+    name = key(player, viewer)
+    if name is not None:
+        try:
+            found = cache.get(name)
+        except Exception:  # a cache that is down is skipped: the page is computed without it
+            logger.warning("stats cache: read failed", exc_info=True)
+            found = name = None
+        if isinstance(found, Cached):
+            return found.profile, mark_safe(found.html)
+    profile = compute()
+    html = render(profile)
+    if name is not None:
+        try:
+            cache.set(name, Cached(profile, str(html)), TIMEOUT)
+        except Exception:
+            logger.warning("stats cache: write failed", exc_info=True)
+    return profile, mark_safe(html)
