@@ -27,6 +27,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_site.settings")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument(
+        "--only", default="", help="time only the pages whose label contains this text"
+    )
     args = parser.parse_args()
 
     import django
@@ -80,6 +83,8 @@ def main() -> None:
     ]
     print(f"{'page':36} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'queries':>7}")
     for label, client, url in pages:
+        if args.only not in label:
+            continue
         for _ in range(10):
             assert client.get(url).status_code == 200, url
         times = []
