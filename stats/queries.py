@@ -34,6 +34,7 @@ from django.db.models import (
     When,
     Window,
 )
+from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
 from django.utils import timezone
 
@@ -43,6 +44,8 @@ from stats.models import GameResult, RatingChange, RoundResult
 RECENT_GAMES = 20
 HISTORY_PAGE = 20
 LEADERBOARD_PAGE = 50
+# What a leaderboard row shows (accounts/leaderboard.html): the name, the rating and its games.
+LEADERBOARD_FIELDS = ("id", "username", "rating_mu", "rating_sigma", "rated_games")
 RATING_POINTS = 200
 OPPONENTS = 5
 OPPONENT_GAMES = 1000
@@ -319,24 +322,60 @@ def ranked_players(*, period: str = "all", min_games: int = 1):
     return players.annotate(score=_score())
 
 
-def leaderboard(*, period: str = "all", min_games: int = 1, search: str = "", page: object = 1):
-    """A page of the leaderboard; each user carries ``rank`` (ties share one)."""
+class _Paginator(Paginator):
+    """A paginator told its count (computed with the viewer's rank, in one query)."""
+
+    def __init__(self, rows, per_page, count: int):
+        super().__init__(rows, per_page)
+        self.count = count
+
+
+def leaderboard(
+    *,
+    period: str = "all",
+    min_games: int = 1,
+    search: str = "",
+    page: object = 1,
+    viewer=None,
+):
+    """A page of the leaderboard; each user carries ``rank`` (ties share one). The page's
+    ``my_rank``: the logged-in ``viewer``'s rank with these filters (None: not on it, or no
+    viewer), counted in the query that counts the rows: two queries in all."""
     players = ranked_players(period=period, min_games=min_games)
-    rows = players.annotate(rank=Window(Rank(), order_by=F("score").desc()))
+    sums = {"count": Count("pk", filter=Q(username__icontains=search) if search else None)}
+    if viewer is not None and viewer.is_authenticated:
+        sums |= _rank_sums(players, viewer)
+    counts = players.aggregate(**sums)
+    rows = players.only(*LEADERBOARD_FIELDS).annotate(
+        rank=Window(Rank(), order_by=F("score").desc())
+    )
     if search:
         # A filter on a window expression applies after the windows are computed (an outer
-        # query): the ranks stay those of the whole list, not of the names found.
+        # query): the ranks stay those of the whole list, not of the names found. A frame of
+        # the row itself, in the rank's order: one sort serves both windows.
         found = Case(When(username__icontains=search, then=Value(1)), default=Value(0))
-        rows = rows.annotate(found=Window(Max(found), partition_by=[F("pk")])).filter(found=1)
+        rows = rows.annotate(
+            found=Window(Max(found), order_by=F("score").desc(), frame=RowRange(0, 0))
+        ).filter(found=1)
     rows = rows.order_by("-score", "username")
-    return Paginator(rows, LEADERBOARD_PAGE).get_page(page)
+    result = _Paginator(rows, LEADERBOARD_PAGE, counts["count"]).get_page(page)
+    result.my_rank = _rank(counts) if "on" in counts else None
+    return result
+
+
+def _rank_sums(players, user) -> dict:
+    mine = players.filter(pk=user.pk).values_list("score", flat=True)
+    return {
+        "on": Count("pk", filter=Q(pk=user.pk)),
+        "better": Count("pk", filter=Q(score__gt=Subquery(mine))),
+    }
+
+
+def _rank(counts: dict) -> int | None:
+    return counts["better"] + 1 if counts["on"] else None
 
 
 def rank_of(user, *, period: str = "all", min_games: int = 1) -> int | None:
     """``user``'s rank on the leaderboard with these filters (None: not on it): one query."""
     players = ranked_players(period=period, min_games=min_games)
-    mine = players.filter(pk=user.pk).values_list("score", flat=True)
-    found = players.aggregate(
-        on=Count("pk", filter=Q(pk=user.pk)), better=Count("pk", filter=Q(score__gt=Subquery(mine)))
-    )
-    return found["better"] + 1 if found["on"] else None
+    return _rank(players.aggregate(**_rank_sums(players, user)))

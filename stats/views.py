@@ -114,11 +114,13 @@ def leaderboard(request):
     min_games = _choice(request.GET.get("min"), MIN_GAMES, 1)
     search = request.GET.get("q", "").strip()[:40]
     page = queries.leaderboard(
-        period=period, min_games=min_games, search=search, page=request.GET.get("page")
+        period=period,
+        min_games=min_games,
+        search=search,
+        page=request.GET.get("page"),
+        viewer=request.user,
     )
-    my_rank = None
-    if request.user.is_authenticated:
-        my_rank = queries.rank_of(request.user, period=period, min_games=min_games)
+    my_rank = page.my_rank
     return render(
         request,
         "accounts/leaderboard.html",

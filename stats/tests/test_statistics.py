@@ -150,6 +150,22 @@ def test_the_leaderboard_ranks_pages_and_searches_in_sql(django_user_model):
     assert rank_of(me) == 12 and rank_of(me, min_games=5) == 11
 
 
+def test_a_leaderboard_page_counts_and_ranks_the_viewer_in_one_query(django_user_model):
+    for i in range(60):
+        rated(django_user_model, f"p{i:02d}", mu=100 - i)
+    me = django_user_model.objects.get(username="p10")
+    with CaptureQueriesContext(connection) as queries:
+        page = leaderboard(search="p1", viewer=me)
+        found = [(u.username, u.rank) for u in page.object_list]
+    assert len(queries) == 2
+    assert found == [(f"p1{i}", 11 + i) for i in range(10)]
+    assert (page.paginator.count, page.my_rank) == (10, 11) and rank_of(me) == 11
+    assert leaderboard(page=2, viewer=me).my_rank == 11
+    nobody = leaderboard(min_games=20, viewer=me)
+    assert (nobody.paginator.count, nobody.my_rank) == (0, None)
+    assert leaderboard().my_rank is None
+
+
 def test_the_leaderboard_filters_the_last_30_days(django_user_model, alice, bob):
     from stats.models import RatingChange
 
