@@ -8,6 +8,13 @@ from dataclasses import dataclass, field
 
 WIDTH, HEIGHT = 360, 180
 LEFT, RIGHT, TOP, BOTTOM = 38, 10, 10, 24
+# A line's first and last points stand this far inside the plot: the first never touches the
+# value labels, right-aligned 4 units left of the plot (a rating history starts at 1000, often
+# its lowest or highest value, level with a label).
+PAD = 8
+# The width of a label's digit and of its separators at the labels' 11 px (a little more than
+# a sans-serif font's), and the least space between two labels on the x axis.
+DIGIT, SEPARATOR, GAP = 6.2, 3.2, 5
 # Distinct on the dark green table, with enough contrast for thin lines.
 COLORS = ("#4fd18b", "#ffd166", "#6ec6ff", "#ff8fa3", "#c39bff", "#ffa552", "#9be7e0", "#e0e0e0")
 
@@ -48,7 +55,8 @@ def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict
     span_y = HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
-        return round(LEFT + (span_x * i / (count - 1) if count > 1 else span_x / 2), 1)
+        inner = span_x - 2 * PAD
+        return round(LEFT + PAD + (inner * i / (count - 1) if count > 1 else inner / 2), 1)
 
     def y(v: float) -> float:
         return round(TOP + span_y * (high - v) / (high - low), 1)
@@ -64,7 +72,6 @@ def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict
                 dots=coords if count <= 30 else [],
             )
         )
-    every = max(1, -(-count // 8))
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -73,16 +80,34 @@ def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict
         "bottom": HEIGHT - BOTTOM,
         "lines": lines,
         "y_ticks": [{"y": y(t), "label": t} for t in ticks],
-        "x_ticks": [
-            {
-                "x": x(i),
-                "label": label,
-                "anchor": "start" if i == 0 else "end" if i == count - 1 else "middle",
-            }
-            for i, label in enumerate(x_labels)
-            if (i % every == 0 and count - 1 - i >= every / 2) or i == count - 1
-        ],
+        "x_ticks": _x_ticks([x(i) for i in range(count)], x_labels[:count]),
     }
+
+
+def _x_ticks(xs: list[float], labels: list[str]) -> list[dict]:
+    """At most about eight of ``labels`` under their points, never two overlapping: the last
+    always (ending at its point), the first starting at its point, the others centred."""
+    count = len(labels)
+    every = max(1, -(-count // 8))
+
+    def tick(i: int) -> dict:
+        anchor = "start" if i == 0 else "end" if i == count - 1 else "middle"
+        width = sum(SEPARATOR if c in ".,:/" else DIGIT for c in str(labels[i]))
+        low = {"start": xs[i], "end": xs[i] - width, "middle": xs[i] - width / 2}[anchor]
+        return {"x": xs[i], "label": labels[i], "anchor": anchor, "low": low, "high": low + width}
+
+    if not count:
+        return []
+    last = tick(count - 1)
+    kept: list[dict] = []
+    for i in range(0, count - 1, every):
+        found = tick(i)
+        if not labels[i] or found["high"] + GAP > last["low"]:
+            continue
+        if kept and found["low"] < kept[-1]["high"] + GAP:
+            continue
+        kept.append(found)
+    return [{k: t[k] for k in ("x", "label", "anchor")} for t in [*kept, last]]
 
 
 def bar_chart(bars: list[tuple[str, int]]) -> dict:

@@ -20,7 +20,9 @@ expire (``TIMEOUT``).
 
 The key also holds the kind of viewer (every game: the player and moderators; public games:
 visitors and players who share no private game with them; a player who does gets entries of
-their own), the language (the panels are rendered) and the rating shown (from the user row).
+their own), the language (the panels are rendered), the rating shown (from the user row), and
+a fingerprint of what renders the panels (this app's code, its templates, the name filters and
+the translations): a new release never reads the panels of the one before.
 
 The cache is the site's default cache: Redis when ``REDIS_URL`` is set, shared by every Daphne
 process; otherwise each process's memory, still correct with several processes because the key
@@ -28,10 +30,13 @@ comes from the database. A player without a token (rows written directly, as tes
 never cached; a cache that fails to answer is skipped, the page is computed as without it.
 """
 
+import functools
 import hashlib
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Subquery
@@ -84,12 +89,32 @@ class Cached:
     html: str
 
 
+@functools.cache
+def fingerprint() -> str:
+    """A digest of the files that make the panels (read once per process)."""
+    root = Path(settings.BASE_DIR)
+    files = [
+        *Path(__file__).parent.glob("*.py"),
+        *Path(__file__).parent.glob("templatetags/*.py"),
+        *(root / "templates" / "stats").glob("*.html"),
+        root / "accounts" / "names.py",
+        root / "accounts" / "templatetags" / "names.py",
+        root / "games" / "labels.py",
+        *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
+    ]
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return digest.hexdigest()[:16]
+
+
 def key(player, viewer) -> str | None:
     token = getattr(player, "stats_token", None)
     if token is None:
         return None
     shown = (player.rating, player.rating_is_provisional, player.rated_games, player.username)
-    parts = f"{token}:{viewer_kind(player, viewer)}:{get_language()}:{shown}"
+    parts = f"{fingerprint()}:{token}:{viewer_kind(player, viewer)}:{get_language()}:{shown}"
     return f"stats:profile:{player.pk}:{hashlib.sha256(parts.encode()).hexdigest()[:32]}"
 
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.tests.helpers import play_to_end, start_game
-from stats import recording
+from stats import profile_cache, recording
 from stats.models import GameResult, ProfileVersion
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +148,13 @@ def test_a_cache_that_fails_is_skipped(client, alice, bob, monkeypatch):
     monkeypatch.setattr(backend, "set", broken)
     response, _ = view(client)
     assert response.context["profile"].people.games == 1
+
+
+def test_a_new_release_does_not_read_the_panels_of_the_last(client, alice, bob, monkeypatch):
+    finish(alice, bob)
+    _, cold = view(client)
+    _, warm = view(client)
+    assert warm < cold
+    monkeypatch.setattr(profile_cache, "fingerprint", lambda: "the next release")
+    _, again = view(client)
+    assert again == cold

@@ -1,0 +1,44 @@
+"""The charts' geometry: no point under a label, no label over another."""
+
+import pytest
+
+from stats import charts
+
+RADIUS = 3  # the dots' radius in templates/stats/chart_line.html
+DIGIT_AT_LEAST = 6  # a digit's width at the labels' 11 px
+
+
+def dates(count: int) -> list[str]:
+    return [""] + [f"{1 + i % 28:02d}.{1 + i % 12:02d}" for i in range(count - 1)]
+
+
+def extent(tick: dict) -> tuple[float, float]:
+    width = sum(3 if c == "." else DIGIT_AT_LEAST for c in tick["label"])
+    low = {"start": tick["x"], "end": tick["x"] - width, "middle": tick["x"] - width / 2}
+    return low[tick["anchor"]], low[tick["anchor"]] + width
+
+
+@pytest.mark.parametrize("values", [[1000, 1100, 1050], [1000, 900, 950], [1000] * 5])
+def test_the_first_point_stands_clear_of_the_value_labels(values):
+    """A rating history starts at 1000, often its highest or lowest value: level with a value
+    label, which ends 4 units left of the plot."""
+    chart = charts.line_chart([("Rating", values)], dates(len(values)))
+    first_x = chart["lines"][0].dots[0][0]
+    assert first_x - RADIUS >= chart["left"] + 4
+    last_x = chart["lines"][0].dots[-1][0]
+    assert last_x + RADIUS <= chart["right"]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7, 8, 9, 15, 21, 30, 31, 57, 100, 199, 200])
+def test_the_x_labels_never_overlap_and_the_last_is_always_shown(count):
+    labels = dates(count)
+    ticks = charts.line_chart([("Rating", list(range(count)))], labels)["x_ticks"]
+    assert ticks[-1]["label"] == labels[-1] and len(ticks) <= 9
+    boxes = [extent(t) for t in ticks if t["label"]]
+    assert all(a[1] < b[0] for a, b in zip(boxes, boxes[1:], strict=False))
+    assert all(low >= 0 and high <= charts.WIDTH for low, high in boxes)
+
+
+def test_the_score_progression_labels_every_round_when_few():
+    ticks = charts.line_chart([("ann", [0, 5, 9, 20])], ["0", "1", "2", "3"])["x_ticks"]
+    assert [t["label"] for t in ticks] == ["0", "1", "2", "3"]
