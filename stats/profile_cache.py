@@ -1,5 +1,6 @@
 """A profile's figures, computed once per change of the player's games and kept in Django's
-cache: the figures (stats.queries.player_profile) with their rendered panels.
+cache: the figures (stats.queries.player_profile) with their rendered panels; and the rows
+of its history that can no longer change (:func:`history_rows`).
 
 Why a cache and not summary rows kept per player: what a profile shows depends on who looks
 (a private game counts only for viewers who played in it, and for moderators), so one row per
@@ -44,6 +45,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from stats import queries
 from stats.models import GameResult, ProfileVersion
 from stats.queries import Profile
 
@@ -138,3 +140,42 @@ def figures(player, viewer, compute, render) -> tuple[Profile, SafeString]:
         except Exception:
             logger.warning("stats cache: write failed", exc_info=True)
     return profile, mark_safe(html)
+
+
+DONE = ("finished", "aborted")
+
+
+def history_rows(entries: list, render) -> list[SafeString]:
+    """The rows of a page of history, in order. The row of a finished or stopped game never
+    changes (its totals, result, table and players are final): it is read from the cache, kept
+    per entry, state and language (and the game's seed and start, which no other database's
+    game shares). The other rows, and rows not found, are ``render(entry)``-ed, their players
+    read in one query for them all (stats.queries.add_players)."""
+    names = {
+        entry.pk: "stats:row:"
+        + hashlib.sha256(
+            f"{fingerprint()}:{entry.pk}:{entry.game.status}:{entry.game.seed}:"
+            f"{entry.game.created_at.isoformat()}:{get_language()}".encode()
+        ).hexdigest()[:32]
+        for entry in entries
+        if entry.game.status in DONE
+    }
+    try:
+        found = cache.get_many(list(names.values())) if names else {}
+    except Exception:
+        logger.warning("stats cache: read failed", exc_info=True)
+        found, names = {}, {}
+    missing = [entry for entry in entries if names.get(entry.pk) not in found]
+    if missing:
+        queries.add_players(missing)
+    made = {entry.pk: str(render(entry)) for entry in missing}
+    kept = {names[pk]: html for pk, html in made.items() if pk in names}
+    if kept:
+        try:
+            cache.set_many(kept, TIMEOUT)
+        except Exception:
+            logger.warning("stats cache: write failed", exc_info=True)
+    return [
+        mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
+        for entry in entries
+    ]

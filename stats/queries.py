@@ -33,6 +33,7 @@ from django.db.models import (
     Value,
     When,
     Window,
+    prefetch_related_objects,
 )
 from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
@@ -268,19 +269,44 @@ class HistoryPage:
 
 def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
     """A page of ``user``'s games that ``viewer`` may see, newest first (running and stopped
-    ones too), each with its game and every player's seat: two queries."""
+    ones too), each with its game and lobby (one query); :func:`add_players` adds every
+    player's seat to the entries that need them (one more)."""
     try:
         number = max(1, int(page))
     except (TypeError, ValueError):
         number = 1
     start = (number - 1) * HISTORY_PAGE
-    entries = list(_history(user, viewer)[start : start + HISTORY_PAGE + 1])
+    rows = _history(user, viewer).only(*HISTORY_FIELDS)
+    entries = list(rows[start : start + HISTORY_PAGE + 1])
     return HistoryPage(entries[:HISTORY_PAGE], number, len(entries) > HISTORY_PAGE)
 
 
+# What a history row shows (templates/stats/history_row.html), besides the players.
+HISTORY_FIELDS = (
+    "total",
+    "won",
+    "game",
+    "game__status",
+    "game__created_at",
+    "game__seed",
+    "game__lobby",
+    "game__lobby__name",
+)
+
+
+def add_players(entries: list[GamePlayer]) -> None:
+    """Every seat of the entries' games, in seat order (``entry.game.players.all``)."""
+    prefetch_related_objects(entries, _players())
+
+
 def recent_games(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:
-    """``user``'s latest ``limit`` games that ``viewer`` may see, as :func:`player_history`."""
-    return list(_history(user, viewer)[:limit])
+    """``user``'s latest ``limit`` games that ``viewer`` may see, as :func:`player_history`,
+    with their players."""
+    return list(_history(user, viewer).defer("game__snapshot").prefetch_related(_players())[:limit])
+
+
+def _players() -> Prefetch:
+    return Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat"))
 
 
 def _history(user, viewer):
@@ -297,12 +323,7 @@ def _history(user, viewer):
             entries = entries.alias(mine=Subquery(mine.order_by().values("id")[:1])).filter(
                 Q(game__lobby__is_public=True) | Q(mine__isnull=False)
             )
-    return (
-        entries.select_related("game__lobby")
-        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .defer("game__snapshot")
-        .order_by("-game_id")
-    )
+    return entries.select_related("game__lobby").order_by("-game_id")
 
 
 def _score():

@@ -79,6 +79,7 @@ def profile(request, username):
             },
         )
 
+    history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
     figures, html = profile_cache.figures(
         player,
         request.user,
@@ -93,8 +94,10 @@ def profile(request, username):
             "is_own_profile": request.user == player,
             "profile": figures,
             "stats_panels": html,
-            "history": queries.player_history(
-                player, viewer=request.user, page=request.GET.get("page")
+            "history": history,
+            "history_rows": profile_cache.history_rows(
+                history.entries,
+                lambda entry: render_to_string("stats/history_row.html", {"entry": entry}),
             ),
         },
     )
