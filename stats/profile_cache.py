@@ -1,6 +1,7 @@
 """A profile's figures, computed once per change of the player's games and kept in Django's
-cache: the figures (stats.queries.player_profile) with their rendered panels; and the rows
-of its history that can no longer change (:func:`history_rows`).
+cache: the figures (stats.queries.player_profile) with their rendered panels; the rows of
+its history that can no longer change (:func:`history_rows`); and HTML named by every value
+it shows (:func:`fragment`, the players page's table).
 
 Why a cache and not summary rows kept per player: what a profile shows depends on who looks
 (a private game counts only for viewers who played in it, and for moderators), so one row per
@@ -179,3 +180,25 @@ def history_rows(entries: list, render) -> list[SafeString]:
         mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
         for entry in entries
     ]
+
+
+def fragment(kind: str, values: object, render) -> SafeString:
+    """HTML that ``values`` (with the language and the fingerprint) determine entirely:
+    ``render()``-ed once, then read from the cache under a digest of them. Nothing to
+    invalidate: other values are another entry."""
+    digest = hashlib.sha256(f"{fingerprint()}:{get_language()}:{values!r}".encode())
+    name = f"stats:{kind}:{digest.hexdigest()[:32]}"
+    try:
+        found = cache.get(name)
+    except Exception:
+        logger.warning("stats cache: read failed", exc_info=True)
+        found = name = None
+    if isinstance(found, str):
+        return mark_safe(found)
+    html = str(render())
+    if name is not None:
+        try:
+            cache.set(name, html, TIMEOUT)
+        except Exception:
+            logger.warning("stats cache: write failed", exc_info=True)
+    return mark_safe(html)

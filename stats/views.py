@@ -124,11 +124,26 @@ def leaderboard(request):
         viewer=request.user,
     )
     my_rank = page.my_rank
+    me = request.user.pk
+    shown = [
+        (p.pk, p.username, p.rank, p.rating, p.rating_is_provisional, p.rated_games)
+        for p in page.object_list
+    ]
+    # The table is named by what it shows: any change of a rank, a name or a rating is a
+    # new entry; the viewer's pk only when their row is on this page (it is highlighted).
+    table = shown and profile_cache.fragment(
+        "leaderboard",
+        (me if me in {row[0] for row in shown} else None, shown),
+        lambda: render_to_string(
+            "stats/leaderboard_table.html", {"rows": page.object_list, "me": me}
+        ),
+    )
     return render(
         request,
         "accounts/leaderboard.html",
         {
             "page": page,
+            "table": table,
             "period": period,
             "min_games": min_games,
             "search": search,

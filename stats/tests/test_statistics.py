@@ -207,3 +207,25 @@ def test_chart_coordinates_are_not_localised(client, three_games, alice):
     assert "Gegen Menschen" in page
     coordinates = re.findall(r' (?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([^"]*)"', page)
     assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", c) for c in coordinates)
+
+
+def test_the_players_table_shows_each_viewer_their_row_and_every_new_rating(
+    client, django_user_model
+):
+    ann, ben = (rated(django_user_model, name, mu=50 - i) for i, name in enumerate(("ann", "ben")))
+
+    def table(viewer=None) -> str:
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        return client.get("/players/").content.decode().split('<table class="leaderboard">')[1]
+
+    def highlighted(viewer=None) -> list[str]:
+        return re.findall(r'class="is-me"[^>]*>\s*<td>(\d+)<', table(viewer))
+
+    for _ in range(2):  # the second time from the cache
+        assert (highlighted(ann), highlighted(ben), highlighted()) == (["1"], ["2"], [])
+    shown = table()
+    ben.rating_mu = 60
+    ben.save()
+    assert table() != shown and table().index("ben") < table().index("ann")
