@@ -377,6 +377,7 @@ def start_py_spy(path: str, pid: int, seconds: float):
             str(Path(sys.executable).parent / "py-spy"),
             "record",
             "--nonblocking",
+            "--gil",  # the thread holding the GIL: where the process's CPU goes
             "--format",
             "raw",
             "--rate",

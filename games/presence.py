@@ -15,6 +15,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from games import compiled
+from games.models import GamePlayer
+
 STALE_HEARTBEATS = 3
 AWAY_AFTER_TIMEOUTS = 2
 
@@ -44,13 +47,18 @@ def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[i
     return [p.seat for p in players if is_away(p, grace=grace, since=since, now=now)]
 
 
+# Not Meta.ordering: it joins the game.
+_PLAYERS = compiled.Select(lambda game_id: GamePlayer.objects.filter(game=game_id).order_by("seat"))
+
+
 def seats_of(game) -> tuple[list, int]:
     """``game``'s GamePlayer rows and its lobby's disconnect grace; each row also carries the
     lobby's ``grace`` and ``turn_clock`` (games.clock). One query when the lobby was read with
     the game (``select_related("lobby")``, as the services' lock does), two otherwise."""
     lobby = game.lobby
-    players = list(game.players.order_by("seat"))  # not Meta.ordering: it joins the game
+    players = _PLAYERS.all(game.pk)
     for player in players:
+        player.game = game
         player.grace, player.turn_clock = lobby.disconnect_grace, lobby.turn_clock
     return players, lobby.disconnect_grace
 

@@ -19,7 +19,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import short_name
-from games import clock, engine, movelog, presence, publish, ratings
+from games import clock, compiled, engine, movelog, presence, publish, ratings
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
@@ -331,13 +331,15 @@ def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveRes
             raise _LobbyNeeded  # nothing written yet: the transaction rolls back
         game.version += 1
         game.recent = movelog.push(game.recent, facts, game.version)
-        Move.objects.create(
-            game=game,
-            version=game.version,
-            round=round_before,
-            seat=seat,
-            action=step.to_json(),
-            reshuffle=state.last_reshuffle,
+        compiled.insert(
+            Move(
+                game=game,
+                version=game.version,
+                round=round_before,
+                seat=seat,
+                action=step.to_json(),
+                reshuffle=state.last_reshuffle,
+            )
         )
         changed = []
         if len(state.results) > results_before:
@@ -438,13 +440,22 @@ def _lock_lobby_of(game_id: int) -> Lobby | None:
     return Lobby.objects.select_for_update(of=("self",)).filter(games=game_id).first()
 
 
+_LOCK_GAME = compiled.Select(
+    lambda pk: (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("lobby")
+        .order_by()
+        .filter(pk=pk)
+    )
+)
+
+
 def _lock_game(game_id: int) -> Game:
     """Lock game ``game_id``'s row; its lobby's settings come with it (presence.seats_of)."""
-    try:
-        rows = Game.objects.select_for_update(of=("self",)).select_related("lobby").order_by()
-        return rows.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no such game.")) from None
+    game = _LOCK_GAME.first(game_id)
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    return game
 
 
 def _lock_open_lobby_as_host(lobby_id: int, host, refusal: str) -> Lobby:
@@ -569,16 +580,9 @@ def _save(game: Game, state: engine.Game, *fields: str) -> None:
     version, the next look and the turn clock's start, and ``fields``."""
     game.snapshot = engine.to_snapshot(state)
     game.phase = state.phase
-    game.save(
-        update_fields=[
-            "snapshot",
-            "phase",
-            "version",
-            "bot_due_at",
-            "turn_started_at",
-            "updated_at",
-            *fields,
-        ]
+    compiled.update(
+        game,
+        ["snapshot", "phase", "version", "bot_due_at", "turn_started_at", "updated_at", *fields],
     )
 
 
