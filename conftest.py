@@ -14,6 +14,7 @@
   PBKDF2 cost seconds per user on a loaded machine.
 - Every test gets an empty cache of its own in memory (the rate-limit counters), also when
   ``REDIS_URL`` is set; the limits stay on at their defaults.
+- Post-game analysis runs in the bot runner's thread, not in a worker process.
 - Game sockets send no heartbeat frame during a test (``SKYJO_WS_HEARTBEAT`` is an hour)
   unless the test sets it shorter.
 """
@@ -81,6 +82,14 @@ def _no_implicit_bot_runner(settings):
     """Tests play bot turns with games.autoplay.play_due_turns (or start the loop themselves);
     the Daphne servers they fork turn the runner back on (``live_server_settings``)."""
     settings.SKYJO_AUTOPLAY = False
+
+
+@pytest.fixture(autouse=True)
+def _analysis_in_the_runner_thread(settings):
+    """A finished game's analysis is computed where a test (or its server) calls the runner,
+    not in a worker process that would outlive the test's database; the worker's own test
+    turns it on (analysis/tests/test_pages.py)."""
+    settings.SKYJO_ANALYSIS_WORKER = False
 
 
 @pytest.fixture(autouse=True)

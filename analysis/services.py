@@ -1,19 +1,22 @@
 """Writes of the post-game analysis: computing and storing it, in the background only.
 
 The bot runner (``games/autoplay.py``) calls :func:`analysis_tick` once a pass: it takes the
-most recently finished game whose analysis is missing or of an older version, computes it
-outside any transaction (the record is read once; nothing is locked while it runs) and stores
-it; when no game was due it looks again only after ``IDLE_LOOK`` seconds (the query scans the
+most recently finished game whose analysis is missing or of an older version, has it computed
+outside any transaction, in a worker process (analysis.worker; the record is read once and
+nothing is locked while it runs; the runner goes on with its games meanwhile) and stores it; when no game was due it looks again only after ``IDLE_LOOK`` seconds (the query scans the
 finished games). Two processes that analyse the same game at once store one result. Never called while a game runs: only finished games are picked (their record is public),
 and never from a request.
 """
 
 import logging
 import time
+from concurrent.futures import BrokenExecutor, Future
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from analysis.core import VERSION, analyse_record
+from analysis import worker
+from analysis.core import VERSION
 from analysis.models import GameAnalysis
 from games.errors import DATABASE_DOWN, one_line
 from games.models import Game
@@ -25,18 +28,29 @@ _next_look = 0.0
 
 
 def analysis_compute(*, game_id: int) -> GameAnalysis | None:
-    """Compute and store the analysis of a finished game (``None`` if it is not finished)."""
+    """Compute and store the analysis of a finished game (``None`` if it is not finished), in
+    this thread."""
+    inputs = _inputs(game_id)
+    if inputs is None:
+        return None
+    try:
+        data, seconds = worker.compute(*inputs)
+    except Exception:
+        log.exception("analysis: game %s failed", game_id)
+        data, seconds = None, 0.0
+    return _store(game_id, data, seconds)
+
+
+def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
+    """The record of finished game ``game_id`` and its human seats, ``None`` if not finished."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
     humans = list(game.players.filter(bot_level="").values_list("seat", flat=True))
-    started = time.perf_counter()
-    try:
-        data = analyse_record(game.record, seats=humans) if humans else None
-    except Exception:
-        log.exception("analysis: game %s failed", game_id)
-        data = None
-    seconds = time.perf_counter() - started
+    return game.record, humans
+
+
+def _store(game_id: int, data: dict | None, seconds: float) -> GameAnalysis:
     values = {"version": VERSION, "data": data, "seconds": seconds}
     try:
         with transaction.atomic():
@@ -48,14 +62,10 @@ def analysis_compute(*, game_id: int) -> GameAnalysis | None:
 
 def analysis_run_due(*, limit: int = 1) -> int:
     """Analyse up to ``limit`` finished games that lack an analysis of this version, the most
-    recently finished first; returns how many. Errors are logged, never raised."""
+    recently finished first, in this thread; returns how many. Errors are logged, never
+    raised."""
     try:
-        due = list(
-            Game.objects.filter(status=Game.Status.FINISHED)
-            .exclude(analysis__version=VERSION)
-            .order_by("-finished_at", "-pk")
-            .values_list("pk", flat=True)[:limit]
-        )
+        due = _due(limit)
         for game_id in due:
             analysis_compute(game_id=game_id)
         return len(due)
@@ -67,12 +77,58 @@ def analysis_run_due(*, limit: int = 1) -> int:
         return 0
 
 
+def _due(limit: int) -> list[int]:
+    return list(
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .exclude(analysis__version=VERSION)
+        .order_by("-finished_at", "-pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
 def analysis_tick() -> None:
-    """The bot runner's hook, once a pass: one due game; none due, the next look in
-    ``IDLE_LOOK`` seconds."""
+    """The bot runner's hook, once a pass. With the worker (SKYJO_ANALYSIS_WORKER): store the
+    analysis the worker finished, or hand it the next due game and return at once; without
+    it, analyse one due game here. None due: the next look in ``IDLE_LOOK`` seconds."""
     global _next_look
+    if not settings.SKYJO_ANALYSIS_WORKER:
+        now = time.monotonic()
+        if now >= _next_look and analysis_run_due(limit=1) == 0:
+            _next_look = now + IDLE_LOOK
+        return
+    try:
+        _worker_tick()
+    except DATABASE_DOWN as exc:
+        log.warning("analysis: the database failed: %s", one_line(exc))
+    except Exception:
+        log.exception("analysis: a pass failed")
+
+
+_pending: tuple[int, Future] | None = None  # the game in the worker
+
+
+def _worker_tick() -> None:
+    global _next_look, _pending
+    if _pending is not None:
+        game_id, future = _pending
+        if not future.done():
+            return
+        _pending = None
+        try:
+            data, seconds = future.result()
+        except Exception:
+            log.exception("analysis: game %s failed", game_id)
+            if isinstance(future.exception(), BrokenExecutor):
+                worker.discard()
+            data, seconds = None, 0.0
+        _store(game_id, data, seconds)
+        return
     now = time.monotonic()
     if now < _next_look:
         return
-    if analysis_run_due(limit=1) == 0:
+    due = _due(1)
+    inputs = _inputs(due[0]) if due else None
+    if inputs is None:
         _next_look = now + IDLE_LOOK
+        return
+    _pending = (due[0], worker.submit(*inputs))

@@ -354,6 +354,9 @@ SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
 SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 # Every server process runs the bot runner (games.autoplay) unless this is false.
 SKYJO_AUTOPLAY = env_bool("SKYJO_AUTOPLAY", True)
+# Post-game analysis in a worker process of lower priority (analysis.worker); false: in the
+# bot runner's thread.
+SKYJO_ANALYSIS_WORKER = env_bool("SKYJO_ANALYSIS_WORKER", True)
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
 # Every game socket reads its game's version this often and sends it (or the missed state).

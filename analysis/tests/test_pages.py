@@ -29,7 +29,8 @@ def finished(alice, bob, monkeypatch):
     return game
 
 
-def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch):
+def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch, settings):
+    settings.SKYJO_ANALYSIS_WORKER = False  # in the runner's thread: the worker's test is below
     monkeypatch.setattr(autoplay, "close_old_connections", lambda: None)
     monkeypatch.setattr(analysis_services, "_next_look", 0.0)
     autoplay._tick()
@@ -41,6 +42,28 @@ def test_the_bot_runner_analyses_a_finished_game_once(finished, monkeypatch):
     assert GameAnalysis.objects.get(game=finished).computed_at == row.computed_at
     autoplay._tick()  # nothing due: the next look waits IDLE_LOOK seconds
     assert analysis_services._next_look > 0
+
+
+def test_the_worker_process_computes_what_the_runner_would(finished, monkeypatch, settings):
+    """With the worker (the default), a pass hands the game over and returns; a later pass
+    stores what the worker computed: the same analysis as in the runner's own thread."""
+    settings.SKYJO_ANALYSIS_WORKER = True
+    monkeypatch.setattr(autoplay, "close_old_connections", lambda: None)
+    monkeypatch.setattr(analysis_services, "_next_look", 0.0)
+    monkeypatch.setattr(analysis_services, "_pending", None)
+    autoplay._tick()
+    assert analysis_services._pending is not None
+    assert not GameAnalysis.objects.filter(game=finished).exists()
+    _game_id, future = analysis_services._pending
+    future.result(timeout=120)  # the worker process starts on first use
+    autoplay._tick()
+    row = GameAnalysis.objects.get(game=finished)
+    assert analysis_services._pending is None and row.seconds > 0
+    worker_data = row.data
+    settings.SKYJO_ANALYSIS_WORKER = False
+    monkeypatch.setattr(analysis_services, "VERSION", VERSION + 1)
+    assert analysis_run_due() == 1
+    assert GameAnalysis.objects.get(game=finished).data == worker_data
 
 
 def test_a_new_version_is_computed_again(finished, monkeypatch):

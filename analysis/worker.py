@@ -1,0 +1,56 @@
+"""Where the post-game analysis computes: a process of its own, at a lower priority.
+
+Analysing a finished game is pure Python (analysis.core) and takes about 0.16 s of CPU. In the
+server process it held the GIL that the sockets of live games need, in the middle of their
+moves; in a worker process it runs beside them, on another core when there is one, and the
+operating system gives the live games the CPU first (``NICENESS``) when there is not. The
+worker is the standard library's process pool (one process, started on first use, fresh for a
+forked child); ``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread instead.
+"""
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+
+from analysis.core import analyse_record
+
+NICENESS = 10
+
+_pool: ProcessPoolExecutor | None = None
+_pool_pid: int | None = None
+
+
+def compute(record: dict, seats: list[int]) -> tuple[dict | None, float]:
+    """The analysis of ``record`` for ``seats`` and the seconds it took (``None``: no seat to
+    analyse). Runs in the worker; raises what analysis.core raises."""
+    started = time.perf_counter()
+    data = analyse_record(record, seats=seats) if seats else None
+    return data, time.perf_counter() - started
+
+
+def submit(record: dict, seats: list[int]) -> Future:
+    """Hand ``record`` to the worker; the future holds :func:`compute`'s result."""
+    return _worker().submit(compute, record, seats)
+
+
+def discard() -> None:
+    """Drop a broken worker; the next :func:`submit` starts another."""
+    global _pool
+    if _pool is not None and _pool_pid == os.getpid():
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
+
+
+def _worker() -> ProcessPoolExecutor:
+    global _pool, _pool_pid
+    if _pool is None or _pool_pid != os.getpid():
+        # spawn, not fork: the server process has threads (database pool, bot runner).
+        context = multiprocessing.get_context("spawn")
+        _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+        _pool_pid = os.getpid()
+    return _pool
+
+
+def _lower_priority() -> None:
+    os.nice(NICENESS)
