@@ -232,14 +232,18 @@ def measure_service(moves: int, seed: int, end_score: int) -> dict:
 
 
 class Meters:
-    """CPU seconds of the Daphne processes, the database and Redis, read together."""
+    """CPU seconds of the Daphne processes, the database, Redis and the Daphne processes'
+    children (the post-game analysis worker), read together."""
 
     def __init__(self, pids: list[int], database, redis):
         self.pids, self.database, self.redis = pids, database, redis
 
-    def read(self) -> tuple[float, float, float]:
+    def read(self) -> tuple[float, float, float, float]:
         daphne = sum(servers.cpu_seconds(pid) for pid in self.pids)
-        return daphne, self.database.cpu(), self.redis.cpu()
+        workers = sum(
+            servers.cpu_seconds(child) for pid in self.pids for child in servers.children(pid)
+        )
+        return daphne, self.database.cpu(), self.redis.cpu(), workers
 
 
 async def play(args, tables: list[Table], meters: Meters, origin_of, on_start=None) -> dict:
@@ -534,7 +538,8 @@ def report(name: str, args, r: dict) -> None:
     )
     print(
         f"[{name}] CPU per move: Daphne {cpu_ms[0]:.2f} ms ({r['cpu_share']:.0%} of a core), "
-        f"database {cpu_ms[1]:.2f} ms, Redis {cpu_ms[2]:.2f} ms; client "
+        f"database {cpu_ms[1]:.2f} ms, Redis {cpu_ms[2]:.2f} ms, analysis worker "
+        f"{cpu_ms[3]:.2f} ms; client "
         f"{r['client_share']:.0%} of a core; mean frame {r['frame_chars']:.0f} chars in, "
         f"{r['sent_chars']:.0f} out"
     )
