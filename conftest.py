@@ -93,6 +93,17 @@ def _analysis_in_the_runner_thread(settings):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_frame_caches():
+    """The per-process caches of boards, views and frames are keyed by game and version, which
+    a rolled-back test may hand out again to another game."""
+    from games import presenters, rendering
+
+    rendering._boards.clear()
+    presenters._views.clear()
+    presenters._frames.clear()
+
+
+@pytest.fixture(autouse=True)
 def _no_heartbeat_frames(settings):
     """No heartbeat frame slips between the frames a test reads from a game socket (a slow
     run can last longer than SKYJO_WS_HEARTBEAT); the heartbeat's own tests set it short."""

@@ -27,7 +27,7 @@ from chat.sockets import ChatSocket
 from games import caps, frames, publish, rendering, selectors, services, shedding
 from games.db_threads import in_db_thread
 from games.errors import DATABASE_DOWN, Busy, NotFound, ServiceError, Unavailable, one_line
-from games.presenters import as_seat, public_of, view_from_data
+from games.presenters import as_seat, json_frame, public_of, view_of_message
 from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -368,7 +368,7 @@ class GameConsumer(UserSocket):
             return
         if self.version is not None and version <= self.version:
             return
-        public = view_from_data(event["view"])
+        public = view_of_message(event)
         mine = self.seat is not None and public.drawing and public.current == self.seat
         drawn = None
         if mine and self.own_draw is not None and self.own_draw[0] == version:
@@ -401,10 +401,7 @@ class GameConsumer(UserSocket):
         per version and language in this process) and this seat's own controls."""
         self.version = version
         if self.json_mode:
-            frame = {**view.to_json(), "version": version}
-            if meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
-                frame["clock"] = meta["clock"]
-            await self.send(text_data=json.dumps(frame))
+            await self.send(text_data=json_frame(view, version, meta))
             return
         board = rendering.board_for(public, meta, self.language)
         with translation.override(self.language):

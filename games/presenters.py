@@ -2,8 +2,15 @@
 
 A group message carries the *spectator* view (public by the engine's own definition); a
 connection turns it into its seat's view by adding only that seat's own drawn card.
+
+Every socket of a game gets its own copy of a group message, and most of them send the same
+JSON frame: the view decoded from a message and a JSON frame are made once per game and
+version in a process (:func:`view_of_message`, :func:`json_frame`; both run on the event loop's
+thread, which alone touches their caches).
 """
 
+import json
+from collections import OrderedDict
 from dataclasses import replace
 
 from games.engine import HIDDEN, RoundResult, Rules, View
@@ -69,3 +76,35 @@ def is_hidden(value: object) -> bool:
 def public_of(view: View) -> View:
     """What everyone may see of ``view``: the same view without its owner's drawn card."""
     return replace(view, seat=None, drawn=None)
+
+
+CACHE_SIZE = 1024
+_views: OrderedDict = OrderedDict()
+_frames: OrderedDict = OrderedDict()
+
+
+def view_of_message(message: dict) -> View:
+    """The public view of a ``game.updated`` message (games.publish), decoded once."""
+    key = (message["meta"]["game"], message["version"])
+    view = _views.get(key)
+    if view is None:
+        view = _views[key] = view_from_data(message["view"])
+        if len(_views) > CACHE_SIZE:
+            _views.popitem(last=False)
+    return view
+
+
+def json_frame(view: View, version: int, meta: dict) -> str:
+    """The JSON frame of ``view`` (docs/protocol.md): the same for every seat of a version but
+    the drawer, whose drawn card is in it (hence ``view.drawn`` in the key)."""
+    clock = meta.get("clock")
+    key = (meta["game"], version, view.drawn, repr(clock))
+    text = _frames.get(key)
+    if text is None:
+        frame = {**view.to_json(), "version": version}
+        if clock:  # only while a turn clock runs: docs/protocol.md
+            frame["clock"] = clock
+        text = _frames[key] = json.dumps(frame)
+        if len(_frames) > CACHE_SIZE:
+            _frames.popitem(last=False)
+    return text
