@@ -49,7 +49,9 @@ def named(view: engine.View) -> engine.View:
 
 def cells_of(name: str, grid, changed: int | None = None) -> list[dict]:
     """One player's cards, each with what a screen reader says of it: owner, row, column and
-    value, "face down" or "removed" (three translated patterns per board, not per card)."""
+    value, "face down" or "removed" (three translated patterns per board, not per card).
+    Positions and values are text: the template engine localizes every number it prints, which
+    took a third of a grid's render, and these are never written otherwise."""
     up = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
     down = _("%(name)s, row %(row)s, column %(col)s: face down")
     gone = _("%(name)s, row %(row)s, column %(col)s: removed")
@@ -58,7 +60,9 @@ def cells_of(name: str, grid, changed: int | None = None) -> list[dict]:
         c = card(value)
         pattern = up if c["state"] == "up" else down if c["state"] == "down" else gone
         where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
-        c.update(pos=pos, label=pattern % {**where, "value": value}, changed=pos == changed)
+        c.update(pos=str(pos), label=pattern % {**where, "value": value}, changed=pos == changed)
+        if "value" in c:
+            c["value"] = str(value)
         cells.append(c)
     return cells
 
@@ -173,7 +177,7 @@ def grid_html(
     with _grids_lock:
         html = _grids.get(key)
     if html is None:
-        player = {"seat": seat, "name": name, "cells": cells_of(name, grid, changed)}
+        player = {"seat": str(seat), "name": name, "cells": cells_of(name, grid, changed)}
         html = mark_safe(  # rendered, and so escaped, by the template engine
             render_to_string("games/partials/grid.html", {"p": player, "meta": {"replay": replay}})
         )
