@@ -152,6 +152,8 @@ else:
         # transaction takes the write lock when it begins (IMMEDIATE), so none fails with
         # "database is locked" upgrading a read lock; a writer waits up to `timeout` seconds
         # for its turn; WAL lets reads go on beside a write. docs/deployment.md.
+        # Connections are kept (opening one ran its PRAGMAs again on every call).
+        "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
@@ -188,7 +190,7 @@ if REDIS_URL:
         )
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "skyjo_site.memory_layer.InMemoryChannelLayer"}}
 
 # Cache, used for the rate-limit counters: Redis (REDIS_URL) so that every Daphne process
 # counts together, else in the process's own memory (limits then count per process).
