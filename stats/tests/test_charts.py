@@ -42,3 +42,20 @@ def test_the_x_labels_never_overlap_and_the_last_is_always_shown(count):
 def test_the_score_progression_labels_every_round_when_few():
     ticks = charts.line_chart([("ann", [0, 5, 9, 20])], ["0", "1", "2", "3"])["x_ticks"]
     assert [t["label"] for t in ticks] == ["0", "1", "2", "3"]
+
+
+@pytest.mark.django_db
+def test_a_finished_games_progression_is_drawn_in_each_language(client, alice, bob):
+    from games.tests.helpers import play_to_end, start_game
+
+    game = start_game(alice, bob, end_score=30)
+    play_to_end(game, [alice, bob], seed=3)
+    client.force_login(alice)
+
+    def chart(language: str) -> str:
+        page = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        return page[page.index('id="progression-chart-title"') :].split("</figure>")[0]
+
+    english, german = chart("en"), chart("de")
+    assert "Totals after each round" in english and "Summen nach jeder Runde" in german
+    assert chart("en") == english and chart("de") == german  # the second time from the cache
