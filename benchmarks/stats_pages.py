@@ -3,17 +3,22 @@
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/skyjo_stats_bench \\
       .venv/bin/python manage.py seed_games --games 100000 --players 5000 --seed 1
       DATABASE_URL=postgres://postgres@127.0.0.1:5432/skyjo_stats_bench \\
-      nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200]
+      REDIS_URL=redis://127.0.0.1:6379/5 \\
+      nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200] [--cold]
 
 Uses the database as it is (not a test database). Through Django's test client (the whole
 middleware stack and template rendering, no network): the profile of the busiest player (seen
-by a visitor, and by a logged-in player; and of the player nearest 300 games), the players page (page 1, page 50, a name search,
-logged in, so with the own-rank query), and a finished game's page (logged in as one of its
-players). Each is asked ``--requests`` times after 10 warm-up requests; prints p50, p95, max
-and the queries of one request.
+by a visitor, and by a logged-in player; and of the player nearest 300 games), the players
+page (page 1, page 50, a name search, logged in, so with the own-rank query), and a finished
+game's page (logged in as one of its players). Each is asked ``--requests`` times after 10
+warm-up requests; prints p50, p95, max and the queries of one request. The statistics cache
+(stats.profile_cache) is the default cache (Redis with ``REDIS_URL``): after the warm-up the
+pages are read from it, as a page seen again is; ``--cold`` times every request as the first
+one after a change.
 """
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -30,6 +35,11 @@ def main() -> None:
     parser.add_argument(
         "--only", default="", help="time only the pages whose label contains this text"
     )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="every request as the first after a change: the statistics cache never answers",
+    )
     args = parser.parse_args()
 
     import django
@@ -41,7 +51,13 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from stats import profile_cache
     from stats.models import GameResult
+
+    if args.cold:
+        # A new fingerprint on every use: every key is new (the entries written expire).
+        fresh = itertools.count()
+        profile_cache.fingerprint = lambda: f"cold-{os.getpid()}-{next(fresh)}"
 
     busiest = (
         GameResult.objects.filter(user__isnull=False)
