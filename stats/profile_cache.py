@@ -150,8 +150,9 @@ def history_rows(entries: list, render) -> list[SafeString]:
     """The rows of a page of history, in order. The row of a finished or stopped game never
     changes (its totals, result, table and players are final): it is read from the cache, kept
     per entry, state and language (and the game's seed and start, which no other database's
-    game shares). The other rows, and rows not found, are ``render(entry)``-ed, their players
-    read in one query for them all (stats.queries.add_players)."""
+    game shares). The other rows, and rows not found, are rendered (``render``: a template's
+    render, given ``{"entry": entry}``), their players read in one query for them all
+    (stats.queries.add_players)."""
     names = {
         entry.pk: "stats:row:"
         + hashlib.sha256(
@@ -169,7 +170,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
     missing = [entry for entry in entries if names.get(entry.pk) not in found]
     if missing:
         queries.add_players(missing)
-    made = {entry.pk: str(render(entry)) for entry in missing}
+    made = {entry.pk: str(render({"entry": entry})) for entry in missing}
     kept = {names[pk]: html for pk, html in made.items() if pk in names}
     if kept:
         try:

@@ -59,7 +59,8 @@ def visible(user, viewer) -> Q:
         return Q()
     if viewer is None or not viewer.is_authenticated:
         return Q(is_public=True)
-    mine = GameResult.objects.filter(user_id=viewer.pk).values("game_id")
+    # The viewer's private games only (a public game passes anyway): a tenth of their games.
+    mine = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
     return Q(is_public=True) | Q(game_id__in=mine)
 
 
@@ -227,7 +228,7 @@ def _opponents(user, viewer) -> list[dict]:
         if viewer is not None and viewer.is_authenticated:
             seen = (
                 "AND (is_public OR game_id IN "
-                "(SELECT game_id FROM stats_gameresult WHERE user_id = %s))"
+                "(SELECT game_id FROM stats_gameresult WHERE user_id = %s AND NOT is_public))"
             )
             params.append(viewer.pk)
     with connection.cursor() as cursor:

@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.shortcuts import render
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils.translation import gettext as _
 
 from stats import charts, profile_cache, queries
@@ -80,10 +80,15 @@ def profile(request, username):
         )
 
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
+    # A viewer who shares no private game with the player sees what a visitor sees: the same
+    # figures, computed without looking up the viewer's own games.
+    seen_by = request.user
+    if profile_cache.viewer_kind(player, request.user) == profile_cache.PUBLIC:
+        seen_by = None
     figures, html = profile_cache.figures(
         player,
         request.user,
-        lambda: queries.player_profile(player, viewer=request.user),
+        lambda: queries.player_profile(player, viewer=seen_by),
         panels,
     )
     return render(
@@ -97,7 +102,7 @@ def profile(request, username):
             "history": history,
             "history_rows": profile_cache.history_rows(
                 history.entries,
-                lambda entry: render_to_string("stats/history_row.html", {"entry": entry}),
+                get_template("stats/history_row.html").render,
             ),
         },
     )

@@ -107,6 +107,10 @@ def test_a_private_game_counts_only_for_its_players_whoever_looked_first(
         assert games_seen(client, viewers.get(name)) == expected[name], name
     page = view(client, charlie)[0].content.decode()
     assert 'href="/u/bob/"' not in page and "Hidden table" not in page
+    opponents = view(client, bob)[0].context["profile"].opponents
+    assert sorted(o["user__username"] for o in opponents) == ["bob", "charlie"]
+    opponents = view(client, charlie)[0].context["profile"].opponents
+    assert [o["user__username"] for o in opponents] == ["charlie"]
 
 
 def test_sharing_a_private_game_later_gives_the_viewer_their_own_figures(
