@@ -10,7 +10,7 @@ not add up (the trend over the last 20 games, favourite opponents over the last 
 and worst with their games) and every per-viewer case to live queries, and would give each
 figure a second definition to keep equal to the first. Here each figure keeps its one
 definition (SQL over the result rows, checked against hand-computed values), and a profile seen
-again costs one cache read instead of seven aggregates and the rendering of their panels.
+again costs one cache read instead of six queries and the rendering of their panels.
 
 The key changes when the figures may: it holds the player's ``ProfileVersion`` token, which
 stats.recording replaces in the transaction that writes a finished (or voided) game's rows or
