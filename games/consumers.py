@@ -40,6 +40,11 @@ def shutting_down(exc: BaseException) -> bool:
 
 
 MAX_FRAME = frames.MAX_FRAME
+# A frame from a player is written down as a sign of activity (games.presence) at most this
+# often: it ends a run of turn-clock timeouts, which takes at least two clocks of 15 s to
+# build, and a move ends it anyway (services). Every 5 s per socket was a write per second
+# for every five players, the most frequent write of a busy server.
+ACTIVE_EVERY = 10
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
@@ -185,6 +190,7 @@ class GameConsumer(UserSocket):
         await self.accept()
         self.last_seen = time.monotonic()
         self.last_active = self.last_seen  # frames after connecting (the player's acts)
+        self.checked_version = None  # the version at the heartbeat's last check
         self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_game_state(state)
 
@@ -231,8 +237,8 @@ class GameConsumer(UserSocket):
 
     async def beat(self) -> None:
         """Every SKYJO_WS_HEARTBEAT seconds, the game's saved version: a socket that missed a
-        change (a group message lost on the way) gets the full state, else a heartbeat frame
-        with the version. A player's seat also notes that it is still here (presence) every
+        change (a group message lost on the way, and no version since the last check) gets the
+        full state, else a heartbeat frame with the version. A player's seat also notes that it is still here (presence) every
         SKYJO_HEARTBEAT seconds; a crashed process stops beating."""
         period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
         last_check = time.monotonic()
@@ -251,9 +257,14 @@ class GameConsumer(UserSocket):
                 continue
             if version is None:
                 continue
+            # Behind the saved version, the socket resyncs only when no version reached it
+            # since the last check: a lost message. One that gets versions, only late (an
+            # overloaded server), waits for them: its resyncs would only add to the load.
+            stalled, self.checked_version = self.version == self.checked_version, self.version
             if self.version is None or version > self.version:  # None: a state not sent
                 await asyncio.sleep(0.2)  # a change just committed is usually on its way
-                if self.version is None or self.version < version:
+                behind = self.version is None or self.version < version
+                if behind and (stalled or self.version is None):
                     log.info(
                         "game socket %s missed version %s: sent the state", self.game_id, version
                     )
@@ -285,7 +296,7 @@ class GameConsumer(UserSocket):
             await self.send_error(Busy())
             return
         try:
-            if self.seat is not None and time.monotonic() - self.last_active > 5:
+            if self.seat is not None and time.monotonic() - self.last_active > ACTIVE_EVERY:
                 await self.seen(active=True)
             command, data = self.parse(text_data, bytes_data)
             if command == "sync":

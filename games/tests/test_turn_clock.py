@@ -326,8 +326,9 @@ async def test_json_frames_carry_the_clock_and_a_frame_brings_an_away_player_bac
     await GamePlayer.objects.filter(game=game, seat=idle).aupdate(timeouts=2)
     comm, frame = await game_socket(user, game.pk)
     assert "clock" not in frame  # away: the bot plays at once, no clock runs for them
-    # A frame some seconds after connecting (a socket notes a player's acts every 5 s at most).
-    later = SimpleNamespace(monotonic=lambda: time.monotonic() + 6)
+    # A frame some seconds after connecting (a socket notes a player's acts every
+    # ACTIVE_EVERY seconds at most).
+    later = SimpleNamespace(monotonic=lambda: time.monotonic() + consumers.ACTIVE_EVERY + 1)
     monkeypatch.setattr(consumers, "time", later)
     await send(comm, {"sync": True})
     while frame["version"] <= row.version:  # the sync answer, then the "back" change
