@@ -193,6 +193,7 @@ class GameConsumer(UserSocket):
         self.checked_version = None  # the version at the heartbeat's last check
         self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_game_state(state)
+        self.checked_version = self.version  # the first check compares with the first state
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -236,10 +237,13 @@ class GameConsumer(UserSocket):
             )
 
     async def beat(self) -> None:
-        """Every SKYJO_WS_HEARTBEAT seconds, the game's saved version: a socket that missed a
-        change (a group message lost on the way, and no version since the last check) gets the
-        full state, else a heartbeat frame with the version. A player's seat also notes that it is still here (presence) every
-        SKYJO_HEARTBEAT seconds; a crashed process stops beating."""
+        """Every SKYJO_WS_HEARTBEAT seconds, a socket that got no version since the last check
+        reads the game's saved version: behind it (a group message lost on the way), it gets
+        the full state, else a heartbeat frame with the version. A socket that got versions
+        meanwhile is alive and current but for what is on its way: it reads nothing and is
+        sent nothing (an overloaded server sends late; resyncs would only add to its load).
+        A player's seat also notes that it is still here (presence) every SKYJO_HEARTBEAT
+        seconds; a crashed process stops beating."""
         period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
         last_check = time.monotonic()
         while True:
@@ -247,8 +251,16 @@ class GameConsumer(UserSocket):
             check = time.monotonic() - last_check >= settings.SKYJO_WS_HEARTBEAT - 0.01
             if check:
                 last_check = time.monotonic()
+                got_versions = self.version is not None and self.version != self.checked_version
+                self.checked_version = self.version
+                check = not got_versions
+            present = self.seat is not None and (
+                time.monotonic() - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
+            )
+            if not (check or present):
+                continue
             try:
-                version = await in_db_thread(self.pulse)(check)
+                version = await in_db_thread(self.pulse)(check, present)
             except DATABASE_DOWN as exc:
                 log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
                 continue
@@ -257,14 +269,9 @@ class GameConsumer(UserSocket):
                 continue
             if version is None:
                 continue
-            # Behind the saved version, the socket resyncs only when no version reached it
-            # since the last check: a lost message. One that gets versions, only late (an
-            # overloaded server), waits for them: its resyncs would only add to the load.
-            stalled, self.checked_version = self.version == self.checked_version, self.version
             if self.version is None or version > self.version:  # None: a state not sent
                 await asyncio.sleep(0.2)  # a change just committed is usually on its way
-                behind = self.version is None or self.version < version
-                if behind and (stalled or self.version is None):
+                if self.version is None or self.version < version:
                     log.info(
                         "game socket %s missed version %s: sent the state", self.game_id, version
                     )
@@ -272,10 +279,10 @@ class GameConsumer(UserSocket):
             else:
                 await self.send_heartbeat(version)
 
-    def pulse(self, check: bool) -> int | None:
-        """This seat's presence when due, and the game's version if ``check`` (one thread hop)."""
-        due = time.monotonic() - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
-        if self.seat is not None and due:
+    def pulse(self, check: bool, present: bool) -> int | None:
+        """This seat's presence if ``present``, and the game's version if ``check`` (one
+        thread hop)."""
+        if present:
             self.last_seen = time.monotonic()
             services.game_player_seen(game_id=self.game_id, user=self.user)
         return selectors.game_version(self.game_id) if check else None
