@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import NotFound
 from games.models import Game, Lobby
-from games.services import _announce_game, _announce_lobby, _restore
+from games.services import announce_game, announce_lobby, restore
 
 log = logging.getLogger("skyjo.moderation")
 
@@ -32,7 +32,7 @@ def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> bool:
         lobby.save(update_fields=["status"])
         if lobby.game_id:
             _stop(_lock_game(lobby.game_id), lobby, void)
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     log.info("lobby %s closed by %s", lobby_id, _who(moderator))
     return True
 
@@ -67,9 +67,9 @@ def _stop(game: Game, lobby: Lobby | None, void: bool) -> None:
     game.save(
         update_fields=["status", "voided", "finished_at", "bot_due_at", "version", "updated_at"]
     )
-    _announce_game(game, _restore(game), {"kind": "aborted"})
+    announce_game(game, restore(game), {"kind": "aborted"})
     if lobby is not None:
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
 
 
 def _lock_lobby(lobby_id: int) -> Lobby:

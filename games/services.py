@@ -126,7 +126,7 @@ def lobby_create(
         Seat.objects.bulk_create(
             Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)
         )
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     return lobby
 
 
@@ -161,7 +161,7 @@ def lobby_join(
                 seat.save(update_fields=["user"])
         except IntegrityError:
             raise LobbyFull(_("That seat was just taken.")) from None
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     return seat
 
 
@@ -184,7 +184,7 @@ def lobby_leave(*, lobby_id: int, user) -> Lobby:
             else:
                 lobby.status = Lobby.Status.CLOSED
                 lobby.save(update_fields=["status"])
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     return lobby
 
 
@@ -202,7 +202,7 @@ def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
         seat.user = None
         seat.bot_level = ""
         seat.save(update_fields=["user", "bot_level"])
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
 
 
 def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
@@ -218,7 +218,7 @@ def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
             raise LobbyFull(_("That seat is taken."))
         seat.bot_level = level
         seat.save(update_fields=["bot_level"])
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     return seat
 
 
@@ -231,7 +231,7 @@ def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
             raise BadRequest(_("There is no bot in that seat."))
         seat.bot_level = ""
         seat.save(update_fields=["bot_level"])
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
 
 
 def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: int = 100) -> Game:
@@ -265,7 +265,7 @@ def lobby_start(*, lobby_id: int, user) -> Game:
         lobby.status = Lobby.Status.PLAYING
         lobby.game = game
         lobby.save(update_fields=["status", "game"])
-        _announce_lobby(lobby.pk)
+        announce_lobby(lobby.pk)
     return game
 
 
@@ -316,7 +316,7 @@ def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveRes
             seat = _seat_in(seats, user)
         if game.is_over:
             raise GameOver()
-        state = _restore(game)
+        state = restore(game)
         # Everyone reveals at once: an older version is fine, one the game never had is not.
         simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
         if version != game.version and not (simultaneous and 0 <= version <= game.version):
@@ -344,16 +344,9 @@ def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveRes
         changed = []
         if len(state.results) > results_before:
             changed = _save_scores(game, state, seats)
-        _schedule(
-            game,
-            state,
-            seats,
-            restart=clock.turn_of(state) != turn_before,
-            mover=seat if user is not None else None,
-        )
-        _save(game, state, "recent", *changed)
         event = {"kind": "move", "seat": seat, "action": step.to_json()}
-        _announce_game(game, state, event, seats)
+        mover = seat if user is not None else None
+        _step_done(game, state, seats, event, turn_before, mover, "recent", *changed)
         return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
 
 
@@ -374,7 +367,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             return game.version
         humans = [p.seat for p in seats[0] if not presence.is_bot(p)]
         ready = sorted({*game.ready, seat})
-        state = _restore(game)
+        state = restore(game)
         turn_before = clock.turn_of(state)
         game.version += 1
         if all(s in ready for s in humans):
@@ -388,15 +381,8 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         else:
             game.ready = ready
             event = {"kind": "ready", "seat": seat}
-        _schedule(
-            game,
-            state,
-            seats,
-            restart=clock.turn_of(state) != turn_before,
-            mover=seat if user is not None else None,
-        )
-        _save(game, state, "ready", "recent")
-        _announce_game(game, state, event, seats)
+        mover = seat if user is not None else None
+        _step_done(game, state, seats, event, turn_before, mover, "ready", "recent")
         return game.version
 
 
@@ -418,8 +404,8 @@ def game_rematch(*, game_id: int, user) -> Game:
         lobby.status = Lobby.Status.PLAYING
         lobby.game = new
         lobby.save(update_fields=["status", "game"])
-        _announce_game(game, _restore(game), {"kind": "rematch", "game": new.pk})
-        _announce_lobby(lobby.pk)
+        announce_game(game, restore(game), {"kind": "rematch", "game": new.pk})
+        announce_lobby(lobby.pk)
         return new
 
 
@@ -497,9 +483,9 @@ def _seat_of(game: Game, user) -> int:
     return seat
 
 
-def _restore(game: Game) -> engine.Game:
-    """The engine game of a saved snapshot, in time independent of the game's length. What is
-    still to come (a reshuffle, the next deal) gets a fresh secret seed."""
+def restore(game: Game) -> engine.Game:
+    """The engine game of ``game``'s saved snapshot, in time independent of the game's length.
+    What is still to come (a reshuffle, the next deal) gets a fresh secret seed."""
     return engine.from_snapshot(game.snapshot, seed=secrets.randbits(64))
 
 
@@ -575,6 +561,17 @@ def _save_scores(game: Game, state: engine.Game, seats: tuple[list, int]) -> lis
     return ["status", "finished_at"]
 
 
+def _step_done(game, state, seats, event: dict, turn_before, mover, *fields: str) -> None:
+    """The end of a step (a move, a ready): when the runner looks next and the turn clock
+    (restarted if what the game waits for changed), the game row with ``fields`` saved, and
+    ``event`` announced after the commit. ``turn_before``: clock.turn_of before the step;
+    ``mover``: the seat of a player who acted themself, ``None`` for the bot runner."""
+    restart = clock.turn_of(state) != turn_before
+    _schedule(game, state, seats, restart=restart, mover=mover)
+    _save(game, state, *fields)
+    announce_game(game, state, event, seats)
+
+
 def _save(game: Game, state: engine.Game, *fields: str) -> None:
     """Write what a step changes in the game row (one UPDATE): the snapshot, the phase, the
     version, the next look and the turn clock's start, and ``fields``."""
@@ -599,7 +596,7 @@ def _schedule(
     now = timezone.now()
     if restart:
         game.turn_started_at = now
-    game._seats = seats  # for _announce_game's "away" and clock
+    game._seats = seats  # for announce_game's "away" and clock
     if mover is not None:
         _end_timeouts(seats[0], mover)
     game.bot_due_at = next_look(game, state, now, seats)
@@ -650,7 +647,7 @@ def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
         .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
         .first()
     )
-    return None if game is None else (game, _restore(game))
+    return None if game is None else (game, restore(game))
 
 
 def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
@@ -661,7 +658,7 @@ def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
         if game.is_over:
             game.bot_due_at = None
         elif delay is None:
-            game.bot_due_at = next_look(game, _restore(game), timezone.now())
+            game.bot_due_at = next_look(game, restore(game), timezone.now())
         else:
             game.bot_due_at = timezone.now() + timedelta(seconds=delay)
         game.save(update_fields=["bot_due_at"])
@@ -687,11 +684,11 @@ def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
         GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
         if game.is_over:
             return
-        state = _restore(game)
+        state = restore(game)
         game.version += 1
         _schedule(game, state, presence.seats_of(game), mover=seat)
         game.save(update_fields=["version", "bot_due_at", "updated_at"])
-        _announce_game(game, state, {"kind": "back", "seat": seat})
+        announce_game(game, state, {"kind": "back", "seat": seat})
 
 
 def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:
@@ -715,7 +712,10 @@ def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = Fals
         game_player_back(game_id=game_id, seat=seat, seen=updates)
 
 
-def _announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> None:
+def announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> None:
+    """After the commit, tell every socket of ``game`` its new version: the public view, the
+    public meta and ``event`` (games.publish). For the services of the games app and of
+    moderation (games.moderation), inside their transaction."""
     public = engine.view_of(state, None)
     meta = {
         "game": game.pk,
@@ -731,12 +731,16 @@ def _announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> N
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))
 
 
-def _announce_lobby(lobby_id: int) -> None:
+def announce_lobby(lobby_id: int) -> None:
+    """After the commit, tell the lobby's page and the lobby list that it changed."""
     transaction.on_commit(lambda: publish.lobby_changed(lobby_id))
 
 
 __all__ = [
     "MoveResult",
+    "announce_game",
+    "announce_lobby",
+    "restore",
     "bot_game_create",
     "game_apply_action",
     "game_lock_due",
