@@ -18,11 +18,17 @@ def rate_finished_game(*, totals_by_user: dict[int, int], game_id: int | None = 
 
     A lower total ranks better; equal totals are ties. Call inside the transaction that
     finishes the game: the user rows are locked so that two games ending at once both count.
+    The lock is ``FOR NO KEY UPDATE``: the statistics rows this transaction wrote before hold
+    a key-share lock on the same users (their foreign keys), which a plain ``FOR UPDATE`` of
+    another game ending at once would wait for while holding its own: a deadlock.
     """
     if len(totals_by_user) < 2:
         return
     users = list(
-        get_user_model().objects.select_for_update().filter(pk__in=totals_by_user).order_by("pk")
+        get_user_model()
+        .objects.select_for_update(no_key=True)
+        .filter(pk__in=totals_by_user)
+        .order_by("pk")
     )
     teams = [[MODEL.rating(mu=u.rating_mu, sigma=u.rating_sigma)] for u in users]
     ranks = [totals_by_user[u.pk] for u in users]
