@@ -93,6 +93,16 @@ def _analysis_in_the_runner_thread(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """No test leaves another language active for the next one (a page or a socket switches
+    the thread's language while it renders)."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_frame_caches():
     """The per-process caches of boards, views and frames are keyed by game and version, which
     a rolled-back test may hand out again to another game."""

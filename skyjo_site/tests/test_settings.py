@@ -14,7 +14,9 @@ def test_embedded_default(load):
     assert s["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
     assert s["DATABASES"]["default"]["NAME"] == ROOT / "db.sqlite3"
     assert s["DATABASES"]["default"]["TEST"]["NAME"].endswith(".sqlite3")
-    assert s["CHANNEL_LAYERS"]["default"]["BACKEND"] == "skyjo_site.memory_layer.InMemoryChannelLayer"
+    assert (
+        s["CHANNEL_LAYERS"]["default"]["BACKEND"] == "skyjo_site.memory_layer.InMemoryChannelLayer"
+    )
     assert s["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     assert s["SKYJO_BOT_DELAY"] == 0.8
     assert s["SKYJO_DISCONNECT_GRACE"] == 60
