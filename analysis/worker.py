@@ -10,6 +10,7 @@ forked child); ``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread i
 
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
@@ -47,10 +48,13 @@ def _worker() -> ProcessPoolExecutor:
     if _pool is None or _pool_pid != os.getpid():
         # spawn, not fork: the server process has threads (database pool, bot runner).
         context = multiprocessing.get_context("spawn")
-        _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+        _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_in_worker)
         _pool_pid = os.getpid()
     return _pool
 
 
-def _lower_priority() -> None:
+def _in_worker() -> None:
+    """The worker's start: a lower priority, and Ctrl-C left to the server, which ends the
+    worker as it stops (a terminal's Ctrl-C reaches every process of its group)."""
     os.nice(NICENESS)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
