@@ -47,7 +47,7 @@ def named(view: engine.View) -> engine.View:
     return replace(view, players=tuple(player_label(n) for n in view.players))
 
 
-def cells_of(name: str, grid, changed: int | None = None) -> list[dict]:
+def cells_of(name: str, grid) -> list[dict]:
     """One player's cards, each with what a screen reader says of it: owner, row, column and
     value, "face down" or "removed" (three translated patterns per board, not per card).
     Positions and values are text: the template engine localizes every number it prints, which
@@ -60,7 +60,7 @@ def cells_of(name: str, grid, changed: int | None = None) -> list[dict]:
         c = card(value)
         pattern = up if c["state"] == "up" else down if c["state"] == "down" else gone
         where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
-        c.update(pos=str(pos), label=pattern % {**where, "value": value}, changed=pos == changed)
+        c.update(pos=str(pos), label=pattern % {**where, "value": value})
         if "value" in c:
             c["value"] = str(value)
         cells.append(c)
@@ -169,15 +169,16 @@ _grids_lock = threading.Lock()
 def grid_html(
     seat: int, name: str, grid, changed: int | None = None, *, replay: bool = False
 ) -> str:
-    """One player's cards (``grid``, ``changed``: as for :func:`cells_of`), rendered once per
-    content and language in a process: a move changes one grid (two with the card it
-    highlighted before), the others come from here, labels and all. Pages and replays render
-    in threads, sockets' boards on the event loop: hence the lock."""
-    key = (translation.get_language(), seat, name, replay, tuple(grid), changed)
+    """One player's cards (``grid``), the card at position ``changed`` marked as the one the
+    last move changed. Rendered once per content and language in a process: a move changes
+    one grid, the others come from here, labels and all. The mark is not part of what is
+    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
+    Pages and replays render in threads, sockets' boards on the event loop: hence the lock."""
+    key = (translation.get_language(), seat, name, replay, tuple(grid))
     with _grids_lock:
         html = _grids.get(key)
     if html is None:
-        player = {"seat": str(seat), "name": name, "cells": cells_of(name, grid, changed)}
+        player = {"seat": str(seat), "name": name, "cells": cells_of(name, grid)}
         html = mark_safe(  # rendered, and so escaped, by the template engine
             render_to_string("games/partials/grid.html", {"p": player, "meta": {"replay": replay}})
         )
@@ -185,7 +186,10 @@ def grid_html(
             _grids[key] = html
             if len(_grids) > GRID_CACHE_SIZE:
                 _grids.popitem(last=False)
-    return html
+    if changed is None:
+        return html
+    cell = f'class="cell" id="cell-{seat}-{changed}"'
+    return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{changed}"', 1))
 
 
 def board_html(view: engine.View, meta: dict) -> str:

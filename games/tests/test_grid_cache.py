@@ -72,3 +72,14 @@ def test_grids_are_cached_per_language(grid_renders):
         german = rendering.board_html(view, _meta(4))
     assert len(grid_renders) == 4
     assert "face down" in english and "face down" not in german
+
+
+def test_the_grid_a_mark_leaves_is_not_rendered_again(grid_renders):
+    game = engine.Game(["ann", "ben"], engine.Rules(), seed=9)
+    grid = engine.view_of(game, None).grids[0]
+    marked = rendering.grid_html(0, "ann", grid, changed=5)
+    plain = rendering.grid_html(0, "ann", grid)
+    assert grid_renders == ["ann"]  # one render serves the grid with and without its mark
+    assert marked.count("just-changed") == 1
+    assert 'class="cell just-changed" id="cell-0-5"' in marked
+    assert marked.replace(" just-changed", "") == plain and "just-changed" not in plain
