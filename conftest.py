@@ -104,11 +104,12 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_frame_caches():
-    """The per-process caches of boards, views and frames are keyed by game and version, which
-    a rolled-back test may hand out again to another game."""
+    """The per-process caches of boards, controls, views and frames are keyed by game and
+    version or game, which a rolled-back test may hand out again to another game."""
     from games import presenters, rendering
 
     rendering._boards.clear()
+    rendering._controls.clear()
     presenters._views.clear()
     presenters._frames.clear()
 

@@ -249,8 +249,43 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
+CONTROLS_CACHE_SIZE = 4096
+_controls: OrderedDict = OrderedDict()
+_controls_lock = threading.Lock()
+
+
 def controls_html(view: engine.View, meta: dict) -> str:
-    return render_to_string("games/partials/controls.html", controls_context(view, meta))
+    """One seat's controls, rendered once per content and language in a process: most moves
+    change nobody's controls but the mover's and the next player's ("X is playing" comes back
+    every round of turns). The key holds everything the template reads."""
+    context = controls_context(view, meta)
+    drawn = context["drawn"]
+    key = (
+        translation.get_language(),
+        meta.get("game"),
+        meta.get("rematch"),
+        context["seat"],
+        view.phase,
+        view.round,
+        view.drawing,
+        context["aborted"],
+        context["my_turn"],
+        drawn and (drawn["state"], drawn.get("value")),
+        context["legal_json"],
+        context["current_name"],
+        tuple(context["waiting_on"]),
+        context["reveals_left"],
+        context["i_am_ready"],
+    )
+    with _controls_lock:
+        html = _controls.get(key)
+    if html is None:
+        html = render_to_string("games/partials/controls.html", context)
+        with _controls_lock:
+            _controls[key] = html
+            if len(_controls) > CONTROLS_CACHE_SIZE:
+                _controls.popitem(last=False)
+    return html
 
 
 def heartbeat_html(version: int) -> str:

@@ -1,7 +1,11 @@
-"""A board re-renders only the grids a move changed (rendering.grid_html): the others come from
-the process's cache, and the board is the same as one rendered from scratch."""
+"""A board re-renders only the grids a move changed (rendering.grid_html), and a seat's controls
+only when they change (rendering.controls_html): the others come from the process's cache, and
+what comes from it is the same as what is rendered from scratch."""
+
+import random
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import engine, rendering
@@ -83,3 +87,34 @@ def test_the_grid_a_mark_leaves_is_not_rendered_again(grid_renders):
     assert marked.count("just-changed") == 1
     assert 'class="cell just-changed" id="cell-0-5"' in marked
     assert marked.replace(" just-changed", "") == plain and "just-changed" not in plain
+
+
+def test_cached_controls_are_the_controls_rendered_afresh():
+    """Every seat's controls through a whole game, in two languages: from the cache (which
+    most of them come from) exactly what the template renders from scratch."""
+    rendering._controls.clear()
+    game = engine.Game(["ann", "ben", "cas"], engine.Rules(end_score=40), seed=3)
+    rng = random.Random(3)
+    steps = hits = 0
+    while not game.finished and steps < 400:
+        steps += 1
+        meta = {**_meta(steps), "ready": [1] if game.phase == engine.ROUND_OVER else []}
+        for language in ("en", "de"):
+            with translation.override(language):
+                for seat in (None, 0, 1, 2):
+                    view = engine.view_of(game, seat)
+                    before = len(rendering._controls)
+                    cached = rendering.controls_html(view, meta)
+                    hits += len(rendering._controls) == before
+                    fresh = render_to_string(
+                        "games/partials/controls.html", rendering.controls_context(view, meta)
+                    )
+                    assert cached == fresh, (language, seat, steps)
+        if game.phase == engine.ROUND_OVER:
+            deck = engine.full_deck()
+            rng.shuffle(deck)
+            game.next_round(deck)
+            continue
+        seat = game.to_act()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert game.finished and hits > steps  # most came from the cache
