@@ -42,6 +42,12 @@ class RoundResult(models.Model):
     ended = models.BooleanField(help_text="This player ended the round.")
     doubled = models.BooleanField()
     columns_removed = models.PositiveSmallIntegerField()
+    turned_at_end = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Cards still face down when the round ended, turned up by its scoring "
+        "(empty for rounds scored before this was kept).",
+    )
     scored_at = models.DateTimeField()
 
     class Meta:

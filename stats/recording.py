@@ -26,6 +26,12 @@ def columns_removed(cards: list) -> int:
     return sum(cards[top] is None for top, _, _ in COLUMNS)
 
 
+def _turned_at_end(state, seat: int) -> int | None:
+    """Cards ``seat`` still had face down when the round just scored ended (the engine keeps
+    it only in the game that scored the round: ``None`` for one restored since)."""
+    return state.turned_at_end[seat] if state.turned_at_end is not None else None
+
+
 def round_scored(*, game, state, players) -> None:
     """Rows for the round ``state`` has just scored (one INSERT); at the game's end, the game's
     rows too. ``players``: the game's GamePlayer rows (totals already updated)."""
@@ -46,6 +52,7 @@ def round_scored(*, game, state, players) -> None:
             ended=result.ender == p.seat,
             doubled=result.ender == p.seat and result.doubled,
             columns_removed=columns_removed(state.cards[p.seat]),
+            turned_at_end=_turned_at_end(state, p.seat),
             scored_at=now,
         )
         for p in players

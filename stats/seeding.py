@@ -83,6 +83,7 @@ def play(n: int, seed: int) -> Played:
                 scores=list(result.scores),
                 doubled=result.doubled,
                 columns=[columns_removed(c) for c in state.cards],
+                turned=list(state.turned_at_end),
             )
     return Played(n, engine.to_snapshot(state), rounds, moves, list(state.totals))
 
@@ -331,6 +332,7 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
                 ended=ended,
                 doubled=ended and rnd["doubled"],
                 columns_removed=rnd["columns"][seat],
+                turned_at_end=rnd["turned"][seat],
                 scored_at=when + timedelta(minutes=2 * number),
             )
     for number, rnd in enumerate(game.rounds, start=1):

@@ -115,6 +115,7 @@ class Game:
         "logs",
         "forced_reshuffles",
         "last_reshuffle",
+        "turned_at_end",
     )
 
     def __init__(
@@ -137,6 +138,9 @@ class Game:
         self.logs: list[RoundLog] | None = []
         self.forced_reshuffles: list[list[int]] = []
         self.last_reshuffle: list[int] | None = None
+        # Per seat, the cards still face down when the last scored round ended, which its
+        # scoring turned up (None until a round is scored here: not kept in a snapshot).
+        self.turned_at_end: tuple[int, ...] | None = None
         self._deal(deck)
 
     # ----------------------------------------------------------------- reading the state
@@ -305,6 +309,7 @@ class Game:
             ]
         other.forced_reshuffles = [list(r) for r in self.forced_reshuffles]
         other.last_reshuffle = self.last_reshuffle
+        other.turned_at_end = self.turned_at_end
         return other
 
     # ----------------------------------------------------------------- internals
@@ -441,6 +446,7 @@ class Game:
 
     def _score_round(self) -> None:
         n = self.n
+        self.turned_at_end = tuple(self.hidden)
         for seat in range(n):
             up = self.up[seat]
             for p in range(GRID_SIZE):

@@ -74,4 +74,5 @@ def sample_game(view: View, rng: random.Random) -> Game:
     game.logs = None
     game.forced_reshuffles = []
     game.last_reshuffle = None
+    game.turned_at_end = None
     return game

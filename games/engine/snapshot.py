@@ -81,6 +81,7 @@ def from_snapshot(data: dict, *, seed: int | None = None) -> Game:
     game.logs = None
     game.forced_reshuffles = []
     game.last_reshuffle = None
+    game.turned_at_end = None
     if not len(game.cards) == len(game.up) == len(game.reveals) == len(game.players):
         raise ValueError("the snapshot's grids do not match its players")
     return game

@@ -171,3 +171,21 @@ def test_columns_removed_counts_the_emptied_columns_of_a_grid():
     grid = [None, 5, None, 1, None, 6, None, 2, None, 7, None, 3]
     assert recording.columns_removed(grid) == 2
     assert recording.columns_removed(list(range(12))) == 0
+
+
+def test_each_round_row_keeps_the_cards_turned_at_its_end_and_the_backfill_finds_them(
+    alice, bob, charlie
+):
+    """The live game's rows get ``turned_at_end`` from the engine at the moment of scoring;
+    the migration that fills older rows, replaying the record, finds the same values."""
+    game = start_game(alice, bob, charlie, end_score=60)
+    play_to_end(game, [alice, bob, charlie], seed=11)
+    live = rows(RoundResult, ["number", "seat", "turned_at_end"])
+    assert live and all(t is not None and 0 <= t <= 10 for _n, _s, t in live)
+    assert any(t > 0 for _n, _s, t in live)  # someone was caught with cards face down
+    assert sum(t == 0 for _n, _s, t in live) >= len(live) // 3  # every ender turned all theirs
+    RoundResult.objects.update(turned_at_end=None)
+
+    importlib.import_module("stats.migrations.0005_round_turned_at_end").backfill(apps, None)
+
+    assert rows(RoundResult, ["number", "seat", "turned_at_end"]) == live

@@ -1,8 +1,21 @@
 """The end of a round, the final turns, the next round and the end of the game."""
 
+import random
+
 import pytest
 
-from games.engine import GameIsOver, Rules, WrongPhase, draw, reveal, take_discard
+from games.engine import (
+    ROUND_OVER,
+    Game,
+    GameIsOver,
+    Rules,
+    WrongPhase,
+    apply_described,
+    draw,
+    full_deck,
+    reveal,
+    take_discard,
+)
 
 from .grids import A10, B24, C10, HUNDRED, NINETY_NINE
 from .helpers import (
@@ -211,3 +224,31 @@ class TestPlayerCounts:
             flip_next(game)
         assert order == list(range(n - 1))
         assert len(game.results) == 1 and len(game.results[0].raw) == n
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_cards_turned_at_a_rounds_end_are_those_still_face_down(seed):
+    """``turned_at_end``: per seat, the cards the round's last step left face down, which the
+    scoring turned up (the mover's own step may have turned one more just before)."""
+    game = Game(["ann", "ben", "cas"], seed=seed)
+    rng = random.Random(seed)
+    rounds_checked = 0
+    assert game.turned_at_end is None
+    while not game.finished:
+        if game.phase == ROUND_OVER:
+            deck = full_deck()
+            rng.shuffle(deck)
+            game.next_round(deck)
+            continue
+        seat = game.to_act()[0]
+        face_down = list(game.hidden)
+        scored = len(game.results)
+        facts = apply_described(game, seat, rng.choice(game.legal_actions(seat)))
+        if len(game.results) == scored:
+            continue
+        if facts["kind"] == "flip" or facts.get("was_down"):
+            face_down[seat] -= 1
+        assert game.turned_at_end == tuple(face_down)
+        assert all(game.up[s] == [True] * 12 for s in range(game.n))
+        rounds_checked += 1
+    assert rounds_checked == len(game.results) >= 1
