@@ -2,10 +2,12 @@
 
 The bot runner (``games/autoplay.py``) calls :func:`analysis_tick` once a pass: it takes the
 most recently finished game whose analysis is missing or of an older version, has it computed
-outside any transaction, in a worker process (analysis.worker; the record is read once and
-nothing is locked while it runs; the runner goes on with its games meanwhile) and stores it; when no game was due it looks again only after ``IDLE_LOOK`` seconds (the query scans the
-finished games). Two processes that analyse the same game at once store one result. Never called while a game runs: only finished games are picked (their record is public),
-and never from a request.
+outside any transaction, in a worker process (analysis.worker: the record is read once,
+nothing is locked while it runs, and the runner goes on with its games meanwhile), and stores
+it on a later pass; when no game was due it looks again only after ``IDLE_LOOK`` seconds (the
+query scans the finished games). Two processes that analyse the same game at once store one
+result. Never called while a game runs: only finished games are picked (their record is
+public), and never from a request.
 """
 
 import logging
@@ -116,10 +118,12 @@ def _worker_tick() -> None:
         _pending = None
         try:
             data, seconds = future.result()
-        except Exception:
+        except BrokenExecutor:  # the worker died (not the game's fault): a new one tries again
+            log.exception("analysis: the worker stopped while analysing game %s", game_id)
+            worker.discard()
+            return
+        except Exception:  # the analysis failed on this game: stored empty, as in a thread
             log.exception("analysis: game %s failed", game_id)
-            if isinstance(future.exception(), BrokenExecutor):
-                worker.discard()
             data, seconds = None, 0.0
         _store(game_id, data, seconds)
         return
@@ -131,4 +135,8 @@ def _worker_tick() -> None:
     if inputs is None:
         _next_look = now + IDLE_LOOK
         return
-    _pending = (due[0], worker.submit(*inputs))
+    try:
+        _pending = (due[0], worker.submit(*inputs))
+    except BrokenExecutor:
+        worker.discard()
+        raise

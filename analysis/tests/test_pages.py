@@ -3,11 +3,14 @@ new version, shown in the replay and on the game-over screen, and never while a 
 
 import random
 import re
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 from django.urls import reverse
 
 from analysis import services as analysis_services
+from analysis import worker
 from analysis.core import VERSION
 from analysis.models import GameAnalysis
 from analysis.services import analysis_run_due
@@ -64,6 +67,31 @@ def test_the_worker_process_computes_what_the_runner_would(finished, monkeypatch
     monkeypatch.setattr(analysis_services, "VERSION", VERSION + 1)
     assert analysis_run_due() == 1
     assert GameAnalysis.objects.get(game=finished).data == worker_data
+
+
+def test_a_worker_that_died_is_replaced_and_the_game_analysed_later(
+    finished, monkeypatch, settings
+):
+    """A worker process that dies (killed, out of memory) stores nothing for the game it held:
+    it is dropped, and the next pass hands the game to a new one."""
+    settings.SKYJO_ANALYSIS_WORKER = True
+    monkeypatch.setattr(autoplay, "close_old_connections", lambda: None)
+    monkeypatch.setattr(analysis_services, "_next_look", 0.0)
+    monkeypatch.setattr(analysis_services, "_pending", None)
+    died = Future()
+    died.set_exception(BrokenProcessPool("the worker was killed"))
+    dropped = []
+    monkeypatch.setattr(worker, "submit", lambda *inputs: died)
+    monkeypatch.setattr(worker, "discard", lambda: dropped.append(True))
+    autoplay._tick()  # hands the game over
+    autoplay._tick()  # finds the worker dead
+    assert dropped == [True] and not GameAnalysis.objects.filter(game=finished).exists()
+    done = Future()
+    monkeypatch.setattr(worker, "submit", lambda *inputs: done)
+    autoplay._tick()  # hands it to the next worker
+    done.set_result(worker.compute(*analysis_services._inputs(finished.pk)))
+    autoplay._tick()
+    assert GameAnalysis.objects.get(game=finished).data["decisions"]
 
 
 def test_a_new_version_is_computed_again(finished, monkeypatch):
