@@ -53,9 +53,10 @@ def record_of(game, Round, Move):
     }
 
 
-def columns_by_round(record, rounds):
-    """{round number: [columns removed per seat]}; empty when the record does not replay."""
-    from games.engine import COLUMNS, EngineError, from_record
+def by_round(record, rounds, measure):
+    """{round number: ``measure(game)`` of the engine game just after that round was scored};
+    empty when the record does not replay. Also used by later migrations."""
+    from games.engine import EngineError, from_record
 
     found = {}
     for number in range(1, rounds + 1):
@@ -63,8 +64,17 @@ def columns_by_round(record, rounds):
             state = from_record({**record, "rounds": record["rounds"][:number]})
         except (EngineError, ValueError, KeyError, IndexError, TypeError):
             return {}
-        found[number] = [sum(c[top] is None for top, _, _ in COLUMNS) for c in state.cards]
+        found[number] = measure(state)
     return found
+
+
+def columns_by_round(record, rounds):
+    """{round number: [columns removed per seat]}; empty when the record does not replay."""
+    from games.engine import COLUMNS
+
+    return by_round(
+        record, rounds, lambda state: [sum(c[t] is None for t, _, _ in COLUMNS) for c in state.cards]
+    )
 
 
 def backfill(apps, schema_editor):

@@ -7,24 +7,12 @@ from importlib import import_module
 from django.db import migrations, models
 
 
-def turned_by_round(record, rounds):
-    """{round number: [cards face down at its end per seat]}; empty when it does not replay."""
-    from games.engine import EngineError, from_record
-
-    found = {}
-    for number in range(1, rounds + 1):
-        try:
-            state = from_record({**record, "rounds": record["rounds"][:number]})
-        except (EngineError, ValueError, KeyError, IndexError, TypeError):
-            return {}
-        if state.turned_at_end is None:
-            return {}
-        found[number] = list(state.turned_at_end)
-    return found
+def _turned(state):
+    return list(state.turned_at_end) if state.turned_at_end is not None else None
 
 
 def backfill(apps, schema_editor):
-    record_of = import_module("stats.migrations.0002_backfill").record_of
+    earlier = import_module("stats.migrations.0002_backfill")
     Game = apps.get_model("games", "Game")
     Round = apps.get_model("games", "Round")
     Move = apps.get_model("games", "Move")
@@ -37,9 +25,10 @@ def backfill(apps, schema_editor):
     )
     for game in Game.objects.filter(pk__in=list(game_ids)).iterator():
         rows = list(RoundResult.objects.filter(game=game))
-        turned = turned_by_round(record_of(game, Round, Move), max(r.number for r in rows))
+        record = earlier.record_of(game, Round, Move)
+        turned = earlier.by_round(record, max(r.number for r in rows), _turned)
         for row in rows:
-            if row.number in turned:
+            if turned.get(row.number) is not None:
                 row.turned_at_end = turned[row.number][row.seat]
         RoundResult.objects.bulk_update(rows, ["turned_at_end"])
 
