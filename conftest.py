@@ -15,6 +15,8 @@
 - Every test gets an empty cache of its own in memory (the rate-limit counters), also when
   ``REDIS_URL`` is set; the limits stay on at their defaults.
 - Post-game analysis runs in the bot runner's thread, not in a worker process.
+- Every test gets channel layers of its own, and fails after ``timeout`` (pyproject.toml)
+  seconds with every thread's stack printed, rather than hanging the run.
 - Game sockets send no heartbeat frame during a test (``SKYJO_WS_HEARTBEAT`` is an hour)
   unless the test sets it shorter.
 """
@@ -112,6 +114,18 @@ def _fresh_frame_caches():
     rendering._controls.clear()
     presenters._views.clear()
     presenters._frames.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Every test gets channel layers of its own. Each async test runs on a new event loop, and a
+    channels_redis layer keeps per-loop state (its receive lock, buffers and pools): one shared
+    across tests could leave a task of the next loop waiting on something of the last one."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)
