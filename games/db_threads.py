@@ -3,32 +3,79 @@
 Channels' ``database_sync_to_async`` runs every database call of a process on one thread, so
 the moves of all the games a process serves wait for the database one after another: that one
 thread, waiting for answers, was the ceiling of a process (docs/performance.md). Here each of
-``SKYJO_DB_THREADS`` threads (default 4) has its own database connection, and calls of
-different games wait side by side. Nothing else changes: each call closes stale connections
-before and after it (``DatabaseSyncToAsync``), each service still locks what it changes, so two
-moves of one game are still applied one after the other, and a socket still handles one frame
-at a time. ``SKYJO_DB_THREADS=1`` gives one thread, as channels does.
+``SKYJO_DB_THREADS`` threads (default 4 on PostgreSQL, 1 on SQLite, which writes one
+transaction at a time anyway) has its own database connection, and calls of different games
+wait side by side. Nothing else changes: each call closes stale connections before and after
+it (``DatabaseSyncToAsync``), each service still locks what it changes, so two moves of one
+game are still applied one after the other, and a socket still handles one frame at a time.
+``SKYJO_DB_THREADS=1`` gives one thread, as channels does.
+
+The pool knows how long its oldest call has waited for a thread (:func:`oldest_wait`): how
+far behind the database work of the process is, which games.shedding reads.
 
 A process then holds up to that many database connections (docs/deployment.md).
 """
 
+import itertools
 import os
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
-_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+
+class Pool(ThreadPoolExecutor):
+    """A thread pool that notes when each call was queued until a thread takes it (or it is
+    cancelled before that)."""
+
+    def __init__(self, max_workers: int, thread_name_prefix: str = "") -> None:
+        super().__init__(max_workers=max_workers, thread_name_prefix=thread_name_prefix)
+        self._queued: dict[int, float] = {}  # ticket -> when queued, oldest first
+        self._tickets = itertools.count()
+        self._queued_lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs):
+        ticket = next(self._tickets)
+        with self._queued_lock:
+            self._queued[ticket] = time.monotonic()
+        future = super().submit(self._run, ticket, fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self._taken(ticket))  # also when cancelled
+        return future
+
+    def _run(self, ticket: int, fn, /, *args, **kwargs):
+        self._taken(ticket)
+        return fn(*args, **kwargs)
+
+    def _taken(self, ticket: int) -> None:
+        with self._queued_lock:
+            self._queued.pop(ticket, None)
+
+    def oldest_wait(self) -> float:
+        """Seconds the oldest call still waiting for a thread has waited (0: none waits)."""
+        with self._queued_lock:
+            for queued in self._queued.values():
+                return time.monotonic() - queued
+        return 0.0
 
 
-def pool() -> ThreadPoolExecutor:
+_pools: dict[tuple[int, int], Pool] = {}
+
+
+def pool() -> Pool:
     """This process's pool of the current ``SKYJO_DB_THREADS`` (one per size: tests change
     it). Per process id: a forked child has none of its parent's threads, and a copied
     executor would wait for them forever."""
     key = (os.getpid(), settings.SKYJO_DB_THREADS)
     if key not in _pools:
-        _pools[key] = ThreadPoolExecutor(max_workers=key[1], thread_name_prefix="db")
+        _pools[key] = Pool(max_workers=key[1], thread_name_prefix="db")
     return _pools[key]
+
+
+def oldest_wait() -> float:
+    """How long the oldest database call of this process's sockets has waited for a thread."""
+    return pool().oldest_wait()
 
 
 def in_db_thread(func):

@@ -238,11 +238,15 @@ SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)
 # Open websockets (game, lobby, lobby list together) per user and per address; 0: no cap.
 SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
 SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
-# Frames of game sockets waiting for the database at once, per process; past it a frame is
-# answered `busy` at once (games.shedding, docs/protocol.md, docs/performance.md).
-SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 10, minimum=1)
+# A game socket's frame is answered `busy` at once while a database call of the process has
+# waited SKYJO_SHED_AFTER seconds for a thread, or SKYJO_MAX_PENDING_FRAMES frames are in flight
+# (games.shedding, docs/protocol.md, docs/performance.md).
+SKYJO_SHED_AFTER = env_float("SKYJO_SHED_AFTER", 0.5, minimum=0.01)
+SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 100, minimum=1)
 # Threads that make the sockets' database calls, each with its own connection (games.db_threads).
-SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4, minimum=1)
+# SQLite writes one transaction at a time: more threads there only wait in its busy handler,
+# which sleeps in steps of up to 100 ms (docs/performance.md, fifth sitting).
+SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum=1)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"

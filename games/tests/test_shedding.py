@@ -1,12 +1,13 @@
-"""Shedding load: past SKYJO_MAX_PENDING_FRAMES frames waiting for the database, a frame is
-answered ``busy`` at once and changes nothing; once the database thread is free it is served."""
+"""Shedding load: past SKYJO_MAX_PENDING_FRAMES frames waiting for the database, or while a
+database call has waited SKYJO_SHED_AFTER seconds for a thread, a frame is answered ``busy`` at
+once and changes nothing; once the database thread is free it is served."""
 
 import asyncio
 import threading
 
 import pytest
 
-from games import shedding
+from games import db_threads, shedding
 from games.db_threads import in_db_thread
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket, receive_json, send
@@ -80,3 +81,35 @@ async def test_the_busy_message_is_in_the_sockets_language(settings, alice, bob)
     )
     await german.disconnect()
     await english.disconnect()
+
+
+async def test_a_frame_is_refused_while_the_database_work_is_behind(settings, alice, bob):
+    """Well under the cap, but a call has waited longer than SKYJO_SHED_AFTER for the one
+    database thread: the next frame is refused at once; once the queue is worked off, the same
+    frame is served."""
+    settings.SKYJO_SHED_AFTER = 0.2
+    settings.SKYJO_DB_THREADS = 1
+    game = await db(start_game)(alice, bob)
+    first, _ = await game_socket(alice, game.pk, fmt="json")
+    second, _ = await game_socket(bob, game.pk, fmt="json")
+    release = threading.Event()
+    holder = asyncio.ensure_future(in_db_thread(release.wait)())
+    try:
+        await send(first, {"reveal": 0, "version": 0})  # admitted: it queues behind the holder
+        await asyncio.wait_for(_until(lambda: shedding.in_flight() == 1), 10)
+        await asyncio.sleep(0.3)
+        assert db_threads.oldest_wait() >= 0.2
+        await send(second, {"reveal": 3, "version": 0})
+        refused = await receive_json(second)
+        assert refused["error"]["code"] == "busy"
+        assert not release.is_set(), "answered without waiting for the database"
+    finally:
+        release.set()
+        await holder
+    assert (await receive_json(second))["version"] == 1
+    await asyncio.wait_for(_until(lambda: shedding.in_flight() == 0), 10)
+    assert db_threads.oldest_wait() == 0
+    await send(second, {"reveal": 3, "version": 1})
+    assert (await receive_json(second))["version"] == 2
+    await first.disconnect()
+    await second.disconnect()
