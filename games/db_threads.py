@@ -13,6 +13,13 @@ game are still applied one after the other, and a socket still handles one frame
 The pool knows how long its oldest call has waited for a thread (:func:`oldest_wait`): how
 far behind the database work of the process is, which games.shedding reads.
 
+With kept connections (``DATABASE_CONN_MAX_AGE``) Django checks a connection (``SELECT 1``,
+``CONN_HEALTH_CHECKS``) before its first query after every ``close_old_connections``, that is
+before every call here: a round trip more per move, 7 % of a process's CPU per move
+(docs/performance.md, fifth sitting). Here a connection is checked only when it has not
+answered for ``HEALTH_CHECK_AFTER`` seconds; one in use answered a moment ago. A connection that
+failed is checked (or replaced) by Django as before.
+
 A process then holds up to that many database connections (docs/deployment.md).
 """
 
@@ -22,8 +29,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.db import close_old_connections, connections
+
+HEALTH_CHECK_AFTER = 1.0  # seconds
 
 
 class Pool(ThreadPoolExecutor):
@@ -78,7 +89,38 @@ def oldest_wait() -> float:
     return pool().oldest_wait()
 
 
+class DatabaseCall(DatabaseSyncToAsync):
+    """channels' ``database_sync_to_async``, with a kept connection's health check skipped
+    while it answered less than HEALTH_CHECK_AFTER seconds ago."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        close_old_connections()
+        _trust_recent_connections()
+        try:
+            return SyncToAsync.thread_handler(self, loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+            _note_answers()
+
+
+def _trust_recent_connections() -> None:
+    now = time.monotonic()
+    for connection in connections.all(initialized_only=True):
+        answered = getattr(connection, "skyjo_answered_at", None)
+        if connection.connection is not None and answered and now - answered < HEALTH_CHECK_AFTER:
+            connection.health_check_done = True
+
+
+def _note_answers() -> None:
+    """After a call: every connection still open worked (a failed one was checked and closed
+    by close_old_connections, or is checked on its next use)."""
+    now = time.monotonic()
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is not None and not connection.errors_occurred:
+            connection.skyjo_answered_at = now
+
+
 def in_db_thread(func):
     """``func`` (a sync function that uses the database) as a coroutine function run on the
     pool; use it as ``database_sync_to_async`` is used."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=pool())
+    return DatabaseCall(func, thread_sensitive=False, executor=pool())

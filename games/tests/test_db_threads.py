@@ -1,8 +1,13 @@
-"""The sockets' database thread pool knows how long its oldest queued call has waited."""
+"""The sockets' database threads: how long the oldest queued call has waited, and when a kept
+connection is checked."""
 
+import asyncio
 import threading
 import time
 
+import pytest
+
+from accounts.models import User
 from games import db_threads
 
 
@@ -23,3 +28,39 @@ def test_the_pool_forgets_calls_taken_or_cancelled():
     finally:
         release.set()
         pool.shutdown(wait=True)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_kept_connection_is_checked_only_when_it_was_idle(monkeypatch, settings):
+    """With kept connections and health checks on, Django checks a connection before its first
+    query of every call; on the sockets' threads only one that has been idle for
+    HEALTH_CHECK_AFTER seconds is checked."""
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    monkeypatch.setitem(connections.settings["default"], "CONN_HEALTH_CHECKS", True)
+    settings.SKYJO_DB_THREADS = 1
+    checks = []
+    wrapper = type(connections["default"])
+    usable = wrapper.is_usable
+
+    def counted(self):
+        checks.append(self)
+        return usable(self)
+
+    monkeypatch.setattr(wrapper, "is_usable", counted)
+    read = db_threads.in_db_thread(lambda: User.objects.count())
+    try:
+        await read()  # opens the thread's connection
+        await read()
+        await read()
+        assert checks == []
+        monkeypatch.setattr(db_threads, "HEALTH_CHECK_AFTER", 0.05)
+        await asyncio.sleep(0.1)
+        await read()
+        assert len(checks) == 1
+        await read()
+        assert len(checks) == 1
+    finally:
+        await db_threads.in_db_thread(connections.close_all)()
