@@ -35,11 +35,27 @@ def band(value: int) -> str:
 
 
 def card(value) -> dict:
+    """A card for the templates; ``html``: its markup (games/partials/card.html)."""
     if value is None:
-        return {"state": "removed"}
-    if value == engine.HIDDEN:
-        return {"state": "down"}
-    return {"state": "up", "value": value, "band": band(value)}
+        c = {"state": "removed"}
+    elif value == engine.HIDDEN:
+        c = {"state": "down"}
+    else:
+        c = {"state": "up", "value": value, "band": band(value)}
+    c["html"] = _card_html(value, c)
+    return c
+
+
+_cards: dict = {}
+
+
+def _card_html(value, c: dict) -> str:
+    """A card's markup, rendered once per value in a process: a grid shows twelve, and an
+    include per card was the larger part of rendering a grid. It holds no words to translate."""
+    html = _cards.get(value)
+    if html is None:
+        html = _cards[value] = mark_safe(render_to_string("games/partials/card.html", {"c": c}))
+    return html
 
 
 def named(view: engine.View) -> engine.View:
@@ -47,24 +63,47 @@ def named(view: engine.View) -> engine.View:
     return replace(view, players=tuple(player_label(n) for n in view.players))
 
 
-def cells_of(name: str, grid) -> list[dict]:
-    """One player's cards, each with what a screen reader says of it: owner, row, column and
-    value, "face down" or "removed" (three translated patterns per board, not per card).
-    Positions and values are text: the template engine localizes every number it prints, which
-    took a third of a grid's render, and these are never written otherwise."""
-    up = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
-    down = _("%(name)s, row %(row)s, column %(col)s: face down")
-    gone = _("%(name)s, row %(row)s, column %(col)s: removed")
+def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
+    """One player's cards (games/partials/cell.html), each with what a screen reader says of
+    it: owner, row, column and value, "face down" or "removed". Each is rendered once per
+    content and language in a process: a move changes one card of a grid (three when a column
+    goes), the others come from here."""
+    language = translation.get_language()
     cells = []
     for pos, value in enumerate(grid):
-        c = card(value)
-        pattern = up if c["state"] == "up" else down if c["state"] == "down" else gone
-        where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
-        c.update(pos=str(pos), label=pattern % {**where, "value": value})
-        if "value" in c:
-            c["value"] = str(value)
-        cells.append(c)
+        key = (language, seat, name, replay, pos, value)
+        with _cells_lock:
+            html = _cells.get(key)
+        if html is None:
+            html = _cell_html(seat, name, pos, value, replay)
+            with _cells_lock:
+                _cells[key] = html
+                if len(_cells) > CELL_CACHE_SIZE:
+                    _cells.popitem(last=False)
+        cells.append(html)
     return cells
+
+
+CELL_CACHE_SIZE = 16384
+_cells: OrderedDict = OrderedDict()
+_cells_lock = threading.Lock()
+
+
+def _cell_html(seat: int, name: str, pos: int, value, replay: bool) -> str:
+    """Positions and values are text: the template engine localizes every number it prints,
+    which took a third of a grid's render, and these are never written otherwise."""
+    c = card(value)
+    if c["state"] == "up":
+        pattern = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
+        c["value"] = str(value)
+    elif c["state"] == "down":
+        pattern = _("%(name)s, row %(row)s, column %(col)s: face down")
+    else:
+        pattern = _("%(name)s, row %(row)s, column %(col)s: removed")
+    where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
+    c.update(pos=str(pos), label=pattern % {**where, "value": value})
+    context = {"c": c, "seat": str(seat), "replay": replay}
+    return mark_safe(render_to_string("games/partials/cell.html", context))
 
 
 def board_context(view: engine.View, meta: dict) -> dict:
@@ -95,6 +134,9 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "score": last.scores[seat] if over and last else None,
                 "doubled": bool(over and last and last.ender == seat and last.doubled),
             }
+        )
+        players[-1]["html"] = player_html(
+            players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER
         )
     rounds = [
         {
@@ -178,9 +220,13 @@ def grid_html(
     with _grids_lock:
         html = _grids.get(key)
     if html is None:
-        player = {"seat": str(seat), "name": name, "cells": cells_of(name, grid)}
+        player = {
+            "seat": str(seat),
+            "name": name,
+            "cells": cells_of(seat, name, grid, replay=replay),
+        }
         html = mark_safe(  # rendered, and so escaped, by the template engine
-            render_to_string("games/partials/grid.html", {"p": player, "meta": {"replay": replay}})
+            render_to_string("games/partials/grid.html", {"p": player})
         )
         with _grids_lock:
             _grids[key] = html
@@ -190,6 +236,39 @@ def grid_html(
         return html
     cell = f'class="cell" id="cell-{seat}-{changed}"'
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{changed}"', 1))
+
+
+PLAYER_CACHE_SIZE = 4096
+_players: OrderedDict = OrderedDict()
+_players_lock = threading.Lock()
+
+
+def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
+    """One player's place on the board (games/partials/player.html): name, badges, total and
+    grid. Rendered once per content and language in a process: a move changes the places of
+    the mover and of the next player, the others come from here."""
+    ready = round_over and not game_over and p["ready"]
+    key = (
+        translation.get_language(),
+        *(p[k] for k in ("seat", "name", "current", "winner", "ender", "revealing", "away")),
+        ready,
+        p["total"],
+        p["grid"],
+    )
+    with _players_lock:
+        html = _players.get(key)
+    if html is None:
+        context = {
+            "p": {**p, "total": str(p["total"])},  # text: see cells_of
+            "round_over": round_over,
+            "game_over": game_over,
+        }
+        html = mark_safe(render_to_string("games/partials/player.html", context))
+        with _players_lock:
+            _players[key] = html
+            if len(_players) > PLAYER_CACHE_SIZE:
+                _players.popitem(last=False)
+    return html
 
 
 def board_html(view: engine.View, meta: dict) -> str:

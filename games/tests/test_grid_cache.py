@@ -1,6 +1,7 @@
-"""A board re-renders only the grids a move changed (rendering.grid_html), and a seat's controls
-only when they change (rendering.controls_html): the others come from the process's cache, and
-what comes from it is the same as what is rendered from scratch."""
+"""A board re-renders only the grids a move changed (rendering.grid_html), in them only the
+changed cards, and of the players' places only those that changed; a seat's controls only when
+they change (rendering.controls_html): the others come from the process's cache, and what comes
+from it is the same as what is rendered from scratch."""
 
 import random
 
@@ -118,3 +119,38 @@ def test_cached_controls_are_the_controls_rendered_afresh():
         seat = game.to_act()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert game.finished and hits > steps  # most came from the cache
+
+
+def test_a_board_from_the_caches_is_the_board_rendered_afresh():
+    """Through a whole game, rounds' ends and the game's end included, in two languages: the
+    XX the board rendered with empty
+        caches; and a step re-renders at most the places of the mover and of the next player."""
+    game = engine.Game(["ann", "ben", "cas"], engine.Rules(end_score=60), seed=4)
+    rng = random.Random(4)
+    version = 0
+    while game.phase != engine.GAME_OVER:
+        assert version < 2000, "the game should have ended"
+        if game.phase == engine.ROUND_OVER:
+            deck = engine.full_deck()
+            game.rng.shuffle(deck)
+            game.next_round(deck)
+        else:
+            seat = game.to_act()[0]
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        version += 1
+        view = engine.view_of(game, None)
+        meta = {**_meta(version), "ready": [version % 3], "away": [1] if version % 5 else []}
+        for language in ("en", "de"):
+            with translation.override(language):
+                before = len(rendering._players)
+                cached = rendering.board_html(view, meta)
+                assert len(rendering._players) - before <= 3  # 3 places: a new round, "away"
+                for cache in (
+                    rendering._grids,
+                    rendering._cells,
+                    rendering._players,
+                    rendering._cards,
+                ):
+                    cache.clear()
+                assert rendering.board_html(view, meta) == cached
+    assert version > 20
