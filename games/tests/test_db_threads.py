@@ -51,8 +51,10 @@ async def test_a_kept_connection_is_checked_only_when_it_was_idle(monkeypatch, s
 
     monkeypatch.setattr(wrapper, "is_usable", counted)
     read = db_threads.in_db_thread(lambda: User.objects.count())
+    close = db_threads.in_db_thread(connections.close_all)
+    await close()  # the thread may keep a connection of an earlier test, opened unchecked
     try:
-        await read()  # opens the thread's connection
+        await read()  # opens the thread's connection, with the settings above
         await read()
         await read()
         assert checks == []
@@ -63,4 +65,4 @@ async def test_a_kept_connection_is_checked_only_when_it_was_idle(monkeypatch, s
         await read()
         assert len(checks) == 1
     finally:
-        await db_threads.in_db_thread(connections.close_all)()
+        await close()
