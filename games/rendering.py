@@ -121,9 +121,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "seat": seat,
                 "name": name,
                 "total": view.totals[seat],
-                "grid": grid_html(
-                    seat, name, view.grids[seat], highlight, replay=bool(meta.get("replay"))
-                ),
+                "grid": grid_html(seat, name, view.grids[seat], replay=bool(meta.get("replay"))),
                 "current": view.current == seat,
                 "ender": view.ender == seat,
                 "ready": seat in meta.get("ready", []),
@@ -135,9 +133,8 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "doubled": bool(over and last and last.ender == seat and last.doubled),
             }
         )
-        players[-1]["html"] = player_html(
-            players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER
-        )
+        place = player_html(players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER)
+        players[-1]["html"] = place if highlight is None else mark_changed(place, seat, highlight)
     rounds = [
         {
             "number": i + 1,
@@ -232,10 +229,15 @@ def grid_html(
             _grids[key] = html
             if len(_grids) > GRID_CACHE_SIZE:
                 _grids.popitem(last=False)
-    if changed is None:
-        return html
-    cell = f'class="cell" id="cell-{seat}-{changed}"'
-    return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{changed}"', 1))
+    return html if changed is None else mark_changed(html, seat, changed)
+
+
+def mark_changed(html: str, seat: int, pos: int) -> str:
+    """``html`` (a grid, or a player's place) with the card at ``pos`` marked as the one the
+    last move changed. Set on what the caches hold, so that what the mark leaves next move is
+    not rendered again."""
+    cell = f'class="cell" id="cell-{seat}-{pos}"'
+    return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
 PLAYER_CACHE_SIZE = 4096
@@ -245,8 +247,8 @@ _players_lock = threading.Lock()
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
     """One player's place on the board (games/partials/player.html): name, badges, total and
-    grid. Rendered once per content and language in a process: a move changes the places of
-    the mover and of the next player, the others come from here."""
+    grid (unmarked: see mark_changed). Rendered once per content and language in a process: a
+    move changes the places of the mover and of the next player, the others come from here."""
     ready = round_over and not game_over and p["ready"]
     key = (
         translation.get_language(),

@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import engine, rendering
+from games import engine, movelog, rendering
 
 
 def _step(game: engine.Game) -> None:
@@ -127,7 +127,7 @@ def test_a_board_from_the_caches_is_the_board_rendered_afresh():
         caches; and a step re-renders at most the places of the mover and of the next player."""
     game = engine.Game(["ann", "ben", "cas"], engine.Rules(end_score=60), seed=4)
     rng = random.Random(4)
-    version = 0
+    version, recent, marked = 0, [], 0
     while game.phase != engine.GAME_OVER:
         assert version < 2000, "the game should have ended"
         if game.phase == engine.ROUND_OVER:
@@ -136,10 +136,12 @@ def test_a_board_from_the_caches_is_the_board_rendered_afresh():
             game.next_round(deck)
         else:
             seat = game.to_act()[0]
-            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            facts = engine.apply_described(game, seat, rng.choice(game.legal_actions(seat)))
+            recent = movelog.push(recent, facts, version + 1)
         version += 1
         view = engine.view_of(game, None)
-        meta = {**_meta(version), "ready": [version % 3], "away": [1] if version % 5 else []}
+        away = [1] if version % 5 else []
+        meta = {**_meta(version), "ready": [version % 3], "away": away, "recent": recent}
         for language in ("en", "de"):
             with translation.override(language):
                 before = len(rendering._players)
@@ -153,4 +155,5 @@ def test_a_board_from_the_caches_is_the_board_rendered_afresh():
                 ):
                     cache.clear()
                 assert rendering.board_html(view, meta) == cached
-    assert version > 20
+                marked += "just-changed" in cached
+    assert version > 20 and marked > 20
