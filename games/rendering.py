@@ -21,6 +21,33 @@ from games import clock, engine, movelog
 from games.labels import PHASE_LABELS, player_label
 
 
+class RenderedCache:
+    """Rendered HTML by key, the oldest dropped past ``size``. Pages and replays render in
+    threads, sockets' boards on the event loop: hence the lock."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key) -> str | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key, html: str) -> None:
+        with self._lock:
+            self._items[key] = html
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 def band(value: int) -> str:
     """The colour band of a Skyjo card value."""
     if value < 0:
@@ -72,21 +99,15 @@ def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
     cells = []
     for pos, value in enumerate(grid):
         key = (language, seat, name, replay, pos, value)
-        with _cells_lock:
-            html = _cells.get(key)
+        html = _cells.get(key)
         if html is None:
             html = _cell_html(seat, name, pos, value, replay)
-            with _cells_lock:
-                _cells[key] = html
-                if len(_cells) > CELL_CACHE_SIZE:
-                    _cells.popitem(last=False)
+            _cells.put(key, html)
         cells.append(html)
     return cells
 
 
-CELL_CACHE_SIZE = 16384
-_cells: OrderedDict = OrderedDict()
-_cells_lock = threading.Lock()
+_cells = RenderedCache(16384)
 
 
 def _cell_html(seat: int, name: str, pos: int, value, replay: bool) -> str:
@@ -200,9 +221,7 @@ def clock_context(public: dict | None) -> dict | None:
     }
 
 
-GRID_CACHE_SIZE = 4096
-_grids: OrderedDict = OrderedDict()
-_grids_lock = threading.Lock()
+_grids = RenderedCache(4096)
 
 
 def grid_html(
@@ -211,11 +230,9 @@ def grid_html(
     """One player's cards (``grid``), the card at position ``changed`` marked as the one the
     last move changed. Rendered once per content and language in a process: a move changes
     one grid, the others come from here, labels and all. The mark is not part of what is
-    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
-    Pages and replays render in threads, sockets' boards on the event loop: hence the lock."""
+    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again."""
     key = (translation.get_language(), seat, name, replay, tuple(grid))
-    with _grids_lock:
-        html = _grids.get(key)
+    html = _grids.get(key)
     if html is None:
         player = {
             "seat": str(seat),
@@ -225,10 +242,7 @@ def grid_html(
         html = mark_safe(  # rendered, and so escaped, by the template engine
             render_to_string("games/partials/grid.html", {"p": player})
         )
-        with _grids_lock:
-            _grids[key] = html
-            if len(_grids) > GRID_CACHE_SIZE:
-                _grids.popitem(last=False)
+        _grids.put(key, html)
     return html if changed is None else mark_changed(html, seat, changed)
 
 
@@ -240,9 +254,7 @@ def mark_changed(html: str, seat: int, pos: int) -> str:
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
-PLAYER_CACHE_SIZE = 4096
-_players: OrderedDict = OrderedDict()
-_players_lock = threading.Lock()
+_players = RenderedCache(4096)
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
@@ -257,8 +269,7 @@ def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
         p["total"],
         p["grid"],
     )
-    with _players_lock:
-        html = _players.get(key)
+    html = _players.get(key)
     if html is None:
         context = {
             "p": {**p, "total": str(p["total"])},  # text: see cells_of
@@ -266,10 +277,7 @@ def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
             "game_over": game_over,
         }
         html = mark_safe(render_to_string("games/partials/player.html", context))
-        with _players_lock:
-            _players[key] = html
-            if len(_players) > PLAYER_CACHE_SIZE:
-                _players.popitem(last=False)
+        _players.put(key, html)
     return html
 
 
@@ -277,15 +285,13 @@ def board_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/board.html", board_context(view, meta))
 
 
-BOARD_CACHE_SIZE = 1024
-_boards: OrderedDict = OrderedDict()
+_boards = RenderedCache(1024)
 
 
 def board_for(view: engine.View, meta: dict, language: str) -> str:
     """The public board of ``meta``'s game and version in ``language``, rendered once and
-    shared by every socket of this process (the event loop's thread: no lock needed). A
-    version fixes the board but for the away seats and the turn clock, which change with time:
-    they are in the key too. The oldest boards are dropped past BOARD_CACHE_SIZE."""
+    shared by every socket of this process. A version fixes the board but for the away seats
+    and the turn clock, which change with time: they are in the key too."""
     key = (
         meta["game"],
         meta["version"],
@@ -297,9 +303,7 @@ def board_for(view: engine.View, meta: dict, language: str) -> str:
     if html is None:
         with translation.override(language):
             html = board_html(view, meta)
-        _boards[key] = html
-        if len(_boards) > BOARD_CACHE_SIZE:
-            _boards.popitem(last=False)
+        _boards.put(key, html)
     return html
 
 
@@ -330,9 +334,7 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
-CONTROLS_CACHE_SIZE = 4096
-_controls: OrderedDict = OrderedDict()
-_controls_lock = threading.Lock()
+_controls = RenderedCache(4096)
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
@@ -358,14 +360,10 @@ def controls_html(view: engine.View, meta: dict) -> str:
         context["reveals_left"],
         context["i_am_ready"],
     )
-    with _controls_lock:
-        html = _controls.get(key)
+    html = _controls.get(key)
     if html is None:
         html = render_to_string("games/partials/controls.html", context)
-        with _controls_lock:
-            _controls[key] = html
-            if len(_controls) > CONTROLS_CACHE_SIZE:
-                _controls.popitem(last=False)
+        _controls.put(key, html)
     return html
 
 
