@@ -14,6 +14,7 @@ import time
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -70,7 +71,12 @@ class NoDatabaseHopConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except Disconnected:
+            # The client closed the socket while a push to it was on its way (its disconnect is
+            # queued behind that push): nobody is left to tell.
+            log.info("socket %s closed before a push reached it", self.channel_name)
 
 
 class UserSocket(ChatSocket, NoDatabaseHopConsumer):
@@ -264,7 +270,9 @@ class GameConsumer(UserSocket):
             except DATABASE_DOWN as exc:
                 log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
                 continue
-            except Exception:
+            except Exception as exc:
+                if shutting_down(exc):
+                    return
                 log.warning("game socket %s: heartbeat failed", self.game_id, exc_info=True)
                 continue
             if version is None:

@@ -51,7 +51,11 @@ class Pool(ThreadPoolExecutor):
         ticket = next(self._tickets)
         with self._queued_lock:
             self._queued[ticket] = time.monotonic()
-        future = super().submit(self._run, ticket, fn, *args, **kwargs)
+        try:
+            future = super().submit(self._run, ticket, fn, *args, **kwargs)
+        except BaseException:  # shut down: nothing was queued
+            self._taken(ticket)
+            raise
         future.add_done_callback(lambda _: self._taken(ticket))  # also when cancelled
         return future
 
