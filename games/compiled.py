@@ -7,6 +7,7 @@ run directly, docs/performance.md, fourth sitting). Here the ORM still writes ev
 values, runs the SQL and builds the model instances the way a queryset does.
 
 - :class:`Select`: a queryset whose values change from call to call (``filter(pk=...)``).
+- :class:`Update`: a queryset's ``update(...)``, its filter and new values changing likewise.
 - :func:`insert`: ``instance.save()`` of a new row, without reading back its primary key.
 - :func:`update`: ``instance.save(update_fields=...)``.
 
@@ -18,7 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connections
+from django.db.models import Value
 from django.db.models.query import get_related_populators
+from django.db.models.sql import UpdateQuery
 from django.db.transaction import TransactionManagementError
 
 
@@ -107,6 +110,52 @@ class Select:
             for_update=queryset.query.select_for_update,
         )
         self._plans[using] = plan
+        return plan
+
+
+class Update:
+    """An UPDATE written by ``build(*values)``, which returns a queryset (the rows) and the
+    keyword arguments of its ``update()``, compiled on first use on a database alias and run
+    again with other values. As in :class:`Select`, each value is a sentinel that must appear
+    exactly once: in a filter, or as a new value of its own (``last_seen=value``), which is
+    prepared for its field on every call as ``update()`` would (a datetime for SQLite, say).
+    Expressions (``F("n") + value``) are compiled into the SQL; only the values change.
+
+    >>> touch = Update(lambda pk, now: (GamePlayer.objects.filter(pk=pk), {"last_seen": now}))
+    >>> touch.run(7, timezone.now())  # doctest: +SKIP
+    1
+    """
+
+    def __init__(self, build: Callable):
+        self.build = build
+        self._plans: dict[str, tuple[str, tuple, tuple]] = {}
+
+    def run(self, *values, using: str = "default") -> int:
+        """Update the rows; returns how many there were."""
+        sql, params, slots = self._plans.get(using) or self._compile(using, len(values))
+        connection = connections[using]
+        params = list(params)
+        for (slot, prepare), value in zip(slots, values, strict=True):
+            params[slot] = value if prepare is None else prepare(value, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.rowcount
+
+    def _compile(self, using: str, count: int) -> tuple[str, tuple, tuple]:
+        sentinels = Select._SENTINELS[:count]
+        queryset, changes = self.build(*sentinels)
+        prepare = {}
+        for name, value in list(changes.items()):
+            if isinstance(value, int) and value in sentinels:  # a new value: a bare parameter
+                prepare[value] = queryset.model._meta.get_field(name).get_db_prep_save
+                changes[name] = Value(value)
+        query = queryset.query.chain(UpdateQuery)
+        query.add_update_values(changes)
+        sql, params = query.get_compiler(using=using).as_sql()
+        if any(params.count(s) != 1 for s in sentinels):
+            raise ValueError(f"each value must appear once in {sql!r}")
+        slots = tuple((params.index(s), prepare.get(s)) for s in sentinels)
+        self._plans[using] = plan = (sql, tuple(params), slots)
         return plan
 
 

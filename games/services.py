@@ -695,21 +695,45 @@ def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = Fals
     """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
     disconnect, 0 for a frame or a heartbeat. ``active``: a frame the player sent (not the
     server's heartbeat), which ends their run of turn-clock timeouts (games.clock). A no-op
-    for spectators."""
-    updates = {"last_seen": timezone.now()}
-    if change:
-        updates["connections"] = Greatest(F("connections") + change, 0)
-    rows = GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
-    if not active:
-        rows.update(**updates)
+    for spectators. One UPDATE, its SQL built once (the heartbeats of every socket write it)."""
+    now = timezone.now()
+    values = (game_id, user.pk, now, change) if change else (game_id, user.pk, now)
+    if _SEEN[bool(change), active].run(*values) or not active:
         return
-    updates["timeouts"] = 0
-    if rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS).update(**updates):
-        return
-    seat = rows.values_list("seat", flat=True).first()
+    seat = (
+        GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
+        .values_list("seat", flat=True)
+        .first()
+    )
     if seat is not None:  # away after timeouts until now
-        del updates["timeouts"]
-        game_player_back(game_id=game_id, seat=seat, seen=updates)
+        seen = {"last_seen": now}
+        if change:
+            seen["connections"] = _connections_after(change)
+        game_player_back(game_id=game_id, seat=seat, seen=seen)
+
+
+def _connections_after(change):
+    return Greatest(F("connections") + change, 0)
+
+
+def _seen_statement(counted: bool, active: bool) -> compiled.Update:
+    """The UPDATE of game_player_seen: ``counted``, with a change of the connection count;
+    ``active``, ending a run of timeouts unless it made the seat away (no row then)."""
+
+    def build(game_id, user_id, now, change=None):
+        rows = GamePlayer.objects.filter(game_id=game_id, user_id=user_id)
+        updates = {"last_seen": now}
+        if counted:
+            updates["connections"] = _connections_after(change)
+        if active:
+            rows = rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS)
+            updates["timeouts"] = 0
+        return rows, updates
+
+    return compiled.Update(build)
+
+
+_SEEN = {(c, a): _seen_statement(c, a) for c in (False, True) for a in (False, True)}
 
 
 def announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> None:

@@ -2,7 +2,9 @@
 
 import pytest
 from django.db import transaction
+from django.db.models import F
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 
 from games import compiled
 from games.models import Game, GamePlayer, Move
@@ -73,3 +75,31 @@ def test_insert_writes_a_new_row_with_its_auto_now_add(alice, bob):
     move = Move.objects.get(game=game, version=1)
     assert (move.seat, move.action, move.reshuffle) == (0, {"reveal": 3}, None)
     assert move.created_at is not None
+
+
+TOUCH = compiled.Update(
+    lambda game_id, user_id, now, change: (
+        GamePlayer.objects.filter(game_id=game_id, user_id=user_id),
+        {"last_seen": now, "connections": F("connections") + change},
+    )
+)
+
+
+def test_an_update_writes_what_the_orms_update_writes(alice, bob):
+    games = [start_game(alice, bob), start_game(bob, alice)]
+    for game in games:  # the second call binds new values to the SQL built by the first
+        now = timezone.now()
+        assert TOUCH.run(game.pk, alice.pk, now, 2) == 1
+        GamePlayer.objects.filter(game=game, user=bob).update(
+            last_seen=now, connections=F("connections") + 2
+        )
+        players = {p.user_id: p for p in GamePlayer.objects.filter(game=game)}
+        assert players[alice.pk].last_seen == players[bob.pk].last_seen == now
+        assert players[alice.pk].connections == players[bob.pk].connections == 2
+    assert TOUCH.run(-1, alice.pk, timezone.now(), 1) == 0  # no such row
+
+
+def test_an_update_value_the_sql_does_not_hold_once_is_refused():
+    twice = compiled.Update(lambda pk: (Game.objects.filter(pk=pk), {"version": pk}))
+    with pytest.raises(ValueError, match="once"):
+        twice.run(1)
