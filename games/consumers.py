@@ -311,9 +311,9 @@ class GameConsumer(UserSocket):
             await self.send_error(Busy())
             return
         try:
-            if self.seat is not None and time.monotonic() - self.last_active > ACTIVE_EVERY:
-                await self.seen(active=True)
             command, data = self.parse(text_data, bytes_data)
+            if command != "action":
+                await self.note_activity()
             if command == "sync":
                 await self.send_state()
             elif command == "chat":
@@ -329,21 +329,12 @@ class GameConsumer(UserSocket):
                 if self.json_mode:
                     await self.send(text_data=json.dumps({"rematch": {"game": new.pk}}))
             else:
-                version = data.pop("version", None)
-                result = await in_db_thread(self.checked)(
-                    services.game_apply_action,
-                    game_id=self.game_id,
-                    user=self.user,
-                    action=data,
-                    version=version,
-                )
-                # This socket drew: its own frame of that version can show the card without
-                # reading the game back (the group message, handled next, never holds it).
-                self.own_draw = (result.version, result.drawn) if result.drawn is not None else None
+                await self.move(data)
         except AccessEnded:
             await self.close(code=CLOSE_UNAUTHENTICATED)
         except ServiceError as exc:
             await self.send_error(exc)
+            await self.note_activity()  # a refused frame is the player's act all the same
         except DATABASE_DOWN as exc:
             log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
             await self.send_error(Unavailable())
@@ -354,6 +345,28 @@ class GameConsumer(UserSocket):
             )
         finally:
             shedding.leave()
+
+    async def move(self, data: dict) -> None:
+        version = data.pop("version", None)
+        result = await in_db_thread(self.checked)(
+            services.game_apply_action,
+            game_id=self.game_id,
+            user=self.user,
+            action=data,
+            version=version,
+        )
+        # The move ended any run of turn-clock timeouts itself (services), so it stands for
+        # the player's activity: no write of its own.
+        self.last_active = time.monotonic()
+        # This socket drew: its own frame of that version can show the card without reading
+        # the game back (the group message, handled next, never holds it).
+        self.own_draw = (result.version, result.drawn) if result.drawn is not None else None
+
+    async def note_activity(self) -> None:
+        """A frame from the player: written down (games.presence) at most every ACTIVE_EVERY
+        seconds."""
+        if self.seat is not None and time.monotonic() - self.last_active > ACTIVE_EVERY:
+            await self.seen(active=True)
 
     async def refuse_flood(self) -> None:
         """A frame over this socket's rate (SKYJO_WS_RATE, SKYJO_WS_BURST) is not read; after

@@ -340,3 +340,27 @@ async def test_json_frames_carry_the_clock_and_a_frame_brings_an_away_player_bac
     player = await GamePlayer.objects.aget(game=game, seat=idle)
     assert player.timeouts == 0
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_away_players_own_move_is_applied_and_brings_them_back(alice, bob, monkeypatch):
+    game = await db(clock_game)(alice, bob, seconds=60)
+    await db(to_play_phase)(game, [alice, bob])
+    row = await Game.objects.aget(pk=game.pk)
+    idle = (await db(restore)(row)).current
+    await GamePlayer.objects.filter(game=game, seat=idle).aupdate(timeouts=2)
+    assert (await db(selectors.game_meta)(row))["away"] == [idle]
+    comm, frame = await game_socket([alice, bob][idle], game.pk)
+    # Long after connecting: the move is this frame's only write, not a presence note before
+    # it (which would have made a new version and the move stale).
+    later = SimpleNamespace(monotonic=lambda: time.monotonic() + consumers.ACTIVE_EVERY + 1)
+    monkeypatch.setattr(consumers, "time", later)
+    await send(comm, {"take": "deck", "version": frame["version"]})
+    frame = await receive_json(comm)
+    assert "error" not in frame and frame["version"] == row.version + 1
+    assert frame["drawn"] is not None
+    assert (await GamePlayer.objects.aget(game=game, seat=idle)).timeouts == 0
+    row = await Game.objects.aget(pk=game.pk)
+    assert (await db(selectors.game_meta)(row))["away"] == []
+    await comm.disconnect()
