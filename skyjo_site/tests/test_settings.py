@@ -73,6 +73,14 @@ def test_kept_database_connections_are_checked_before_reuse(load):
     assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
 
 
+def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(load):
+    url = "postgres://skyjo:pw@db.internal:5433/skyjo"
+    options = load(DATABASE_URL=url)["DATABASES"]["default"]["OPTIONS"]
+    assert options == {"server_side_binding": True, "prepare_threshold": 5}
+    db = load(DATABASE_URL=url, DATABASE_PREPARE_THRESHOLD="0")["DATABASES"]["default"]
+    assert db["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": None}
+
+
 def test_redis_pool_capacity_and_layer_kind(load):
     core = load(REDIS_URL="redis://cache.internal:6379/1")["CHANNEL_LAYERS"]["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
