@@ -269,6 +269,23 @@ def _use_test_database():
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, and before it drops a PostgreSQL test database, the end of every other
+    session still on it: a forked server or a thread that outlived its test would otherwise
+    keep the database ("being accessed by other users") and leave it behind."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.fixture(scope="session")
 def _daphne_process(django_db_setup, django_db_blocker):
     from daphne.testing import DaphneProcess
     from django.conf import settings
