@@ -86,6 +86,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for fan-out")
     parser.add_argument("--query-moves", type=int, default=200, help="in-process moves; 0: none")
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="site and echo phases this many times in turn, each time with new games (on a machine "
+        "whose speed drifts, each ratio comes from neighbouring phases); then the median ratios",
+    )
     parser.add_argument("--wave", type=int, default=50, help="handshakes in flight at once")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -450,20 +457,31 @@ def main(argv=None) -> None:
         )
         if args.query_moves:
             report_service(measure_service(args.query_moves, args.seed, args.end_score))
-        games = create_games(args.games, args.seed, args.end_score)
-        connections.close_all()
         rng = random.Random(args.seed)
 
-        def site_tables(ports):
-            return [Table(g, cookies, ports, args, seeded(rng)) for g, cookies in games]
+        ratios = []
+        for repeat in range(args.repeat):
+            games = create_games(args.games, args.seed + repeat, args.end_score)  # new tables
+            connections.close_all()
 
-        site = run_phase(
-            args, env, workdir, "site", "skyjo_site.asgi:application", site_tables, database, redis
-        )
-        report("site", args, site)
-        if not args.no_echo:
+            def site_tables(ports, games=games):
+                return [Table(g, cookies, ports, args, seeded(rng)) for g, cookies in games]
 
-            def echo_tables(ports):
+            site = run_phase(
+                args,
+                env,
+                workdir,
+                "site",
+                "skyjo_site.asgi:application",
+                site_tables,
+                database,
+                redis,
+            )
+            report("site", args, site)
+            if args.no_echo:
+                continue
+
+            def echo_tables(ports, site=site, games=games):
                 sent, frame = round(site["sent_chars"]), round(site["frame_chars"])
                 return [EchoTable(g, ports, args, seeded(rng), sent, frame) for g, _ in games]
 
@@ -479,7 +497,13 @@ def main(argv=None) -> None:
                 redis,
             )
             report("echo", args, echo)
-            report_ratios(args, site, echo, engine, layer)
+            ratios.append(report_ratios(args, site, echo, engine, layer))
+        if len(ratios) > 1:
+            cpu, rate, p99 = (statistics.median(r) for r in zip(*ratios, strict=True))
+            print(
+                f"median of {len(ratios)} ratios to the echo: Daphne CPU per move {cpu:.1f}x, "
+                f"moves/s {rate:.2f}x, p99 {p99:.1f}x"
+            )
     finally:
         if db_name:
             from django.db import connections
@@ -550,7 +574,7 @@ def report(name: str, args, r: dict) -> None:
         )
 
 
-def report_ratios(args, site: dict, echo: dict, engine: str, layer: str) -> None:
+def report_ratios(args, site: dict, echo: dict, engine: str, layer: str) -> tuple:
     cpu = site["cpu_ms"][0] / echo["cpu_ms"][0]
     rate = site["moves_per_s"] / echo["moves_per_s"]
     p99 = site["p99"] / echo["p99"]
@@ -566,6 +590,7 @@ def report_ratios(args, site: dict, echo: dict, engine: str, layer: str) -> None
         f"{site['cpu_ms'][2]:.1f} | {site['lost']} / {site['stuck']} / {site['errors']} | "
         f"{echo['moves_per_s']:.0f} / {echo['cpu_ms'][0]:.2f} | {site['load']} |"
     )
+    return cpu, rate, p99
 
 
 if __name__ == "__main__":
