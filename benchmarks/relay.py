@@ -478,6 +478,8 @@ def main(argv=None) -> None:
                 redis,
             )
             report("site", args, site)
+            if repeat + 1 < args.repeat:
+                stop_games(games)
             if args.no_echo:
                 continue
 
@@ -513,6 +515,18 @@ def main(argv=None) -> None:
         for stop in reversed(cleanup):
             stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def stop_games(games) -> None:
+    """Void ``games`` once their phase is over: their players away, the bot runner of a later
+    site phase would play them on, beside what that phase measures and on its CPU."""
+    from django.db import connections
+
+    from games import moderation
+
+    for game_id, _cookies in games:
+        moderation.game_stop(game_id=game_id, void=True)
+    connections.close_all()
 
 
 def commit() -> str:
