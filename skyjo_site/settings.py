@@ -144,9 +144,9 @@ if DATABASE_URL:
         ) from None
     # Parameters sent apart from the SQL (psycopg's server-side binding), and the statements a
     # connection runs again and again prepared once: no quoting of a move's values in Python,
-    # no parsing and planning of the same SQL per move (8-12 % less Daphne CPU per move,
-    # docs/performance.md, sixth sitting). A transaction-mode PgBouncer before 1.21 cannot
-    # keep prepared statements: DATABASE_PREPARE_THRESHOLD=0 turns them off there.
+    # no parsing and planning of the same SQL per move (Daphne's CPU per move 6-29 % lower in
+    # four switched pairs, docs/performance.md, sixth sitting). A transaction-mode PgBouncer
+    # before 1.21 cannot keep prepared statements: DATABASE_PREPARE_THRESHOLD=0 there.
     _prepare_after = env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0)
     _db.setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=_prepare_after or None
