@@ -5,14 +5,13 @@ connection turns it into its seat's view by adding only that seat's own drawn ca
 
 Every socket of a game gets its own copy of a group message, and most of them send the same
 JSON frame: the view decoded from a message and a JSON frame are made once per game and
-version in a process (:func:`view_of_message`, :func:`json_frame`; both run on the event loop's
-thread, which alone touches their caches).
+version in a process (:func:`view_of_message`, :func:`json_frame`).
 """
 
 import json
-from collections import OrderedDict
 from dataclasses import replace
 
+from games.bounded_cache import BoundedCache
 from games.engine import HIDDEN, RoundResult, Rules, View
 
 
@@ -78,9 +77,8 @@ def public_of(view: View) -> View:
     return replace(view, seat=None, drawn=None)
 
 
-CACHE_SIZE = 1024
-_views: OrderedDict = OrderedDict()
-_frames: OrderedDict = OrderedDict()
+_views = BoundedCache(1024)
+_frames = BoundedCache(1024)
 
 
 def view_of_message(message: dict) -> View:
@@ -88,9 +86,8 @@ def view_of_message(message: dict) -> View:
     key = (message["meta"]["game"], message["version"])
     view = _views.get(key)
     if view is None:
-        view = _views[key] = view_from_data(message["view"])
-        if len(_views) > CACHE_SIZE:
-            _views.popitem(last=False)
+        view = view_from_data(message["view"])
+        _views.put(key, view)
     return view
 
 
@@ -104,7 +101,6 @@ def json_frame(view: View, version: int, meta: dict) -> str:
         frame = {**view.to_json(), "version": version}
         if clock:  # only while a turn clock runs: docs/protocol.md
             frame["clock"] = clock
-        text = _frames[key] = json.dumps(frame)
-        if len(_frames) > CACHE_SIZE:
-            _frames.popitem(last=False)
+        text = json.dumps(frame)
+        _frames.put(key, text)
     return text

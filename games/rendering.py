@@ -8,8 +8,6 @@ Nothing here decides a rule: legal actions come from the engine's view.
 
 import json
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import replace
 
 from django.template.loader import render_to_string
@@ -18,34 +16,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import clock, engine, movelog
+from games.bounded_cache import BoundedCache
 from games.labels import PHASE_LABELS, player_label
-
-
-class RenderedCache:
-    """Rendered HTML by key, the oldest dropped past ``size``. Pages and replays render in
-    threads, sockets' boards on the event loop: hence the lock."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key) -> str | None:
-        with self._lock:
-            return self._items.get(key)
-
-    def put(self, key, html: str) -> None:
-        with self._lock:
-            self._items[key] = html
-            if len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def band(value: int) -> str:
@@ -107,7 +79,7 @@ def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
     return cells
 
 
-_cells = RenderedCache(16384)
+_cells = BoundedCache(16384)
 
 
 def _cell_html(seat: int, name: str, pos: int, value, replay: bool) -> str:
@@ -221,7 +193,7 @@ def clock_context(public: dict | None) -> dict | None:
     }
 
 
-_grids = RenderedCache(4096)
+_grids = BoundedCache(4096)
 
 
 def grid_html(
@@ -254,7 +226,7 @@ def mark_changed(html: str, seat: int, pos: int) -> str:
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
-_players = RenderedCache(4096)
+_players = BoundedCache(4096)
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
@@ -285,7 +257,7 @@ def board_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/board.html", board_context(view, meta))
 
 
-_boards = RenderedCache(1024)
+_boards = BoundedCache(1024)
 
 
 def board_for(view: engine.View, meta: dict, language: str) -> str:
@@ -334,7 +306,7 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
-_controls = RenderedCache(4096)
+_controls = BoundedCache(4096)
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
