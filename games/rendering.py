@@ -12,8 +12,10 @@ from dataclasses import replace
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import clock, engine, movelog
 from games.bounded_cache import BoundedCache
@@ -57,9 +59,17 @@ def _card_html(value, c: dict) -> str:
     return html
 
 
+_names = BoundedCache(1024)
+
+
 def named(view: engine.View) -> engine.View:
     """``view`` with the bots named in the active language (games.labels)."""
-    return replace(view, players=tuple(player_label(n) for n in view.players))
+    key = (translation.get_language(), view.players)
+    names = _names.get(key)
+    if names is None:
+        names = tuple(player_label(n) for n in view.players)
+        _names.put(key, names)
+    return replace(view, players=names)
 
 
 def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
@@ -107,6 +117,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
     winners = set(view.winners)
     recent = meta.get("recent") or []
     changed = movelog.changed_cell(recent, meta["version"])
+    current_name = view.players[view.current] if view.current is not None else None
     for seat, name in enumerate(view.players):
         highlight = changed[1] if changed and changed[0] == seat else None
         players.append(
@@ -128,32 +139,21 @@ def board_context(view: engine.View, meta: dict) -> dict:
         )
         place = player_html(players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER)
         players[-1]["html"] = place if highlight is None else mark_changed(place, seat, highlight)
-    rounds = [
-        {
-            "number": i + 1,
-            "scores": [
-                {
-                    "value": s,
-                    "raw": r.raw[seat],
-                    "doubled": r.ender == seat and r.doubled,
-                    "ender": r.ender == seat,
-                }
-                for seat, s in enumerate(r.scores)
-            ],
-        }
-        for i, r in enumerate(view.results)
-    ]
+    # Only the score table reads them: at the end of a round or of the game.
+    rounds = [round_scores(i, r) for i, r in enumerate(view.results)] if over else []
     return {
         "view": view,
         "meta": meta,
         "version": meta["version"],
         "players": players,
+        "places": mark_safe("".join(p["html"] for p in players)),
         # The score table at the end of the game: the winner first, then by total.
         "standings": sorted(players, key=lambda p: (not p["winner"], p["total"], p["seat"]))
         if view.phase == engine.GAME_OVER
         else players,
         "phase_label": PHASE_LABELS.get(view.phase, view.phase),
-        "current_name": view.players[view.current] if view.current is not None else None,
+        "current_name": current_name,
+        "bar": table_bar(view, current_name),
         "ender_name": view.players[view.ender] if view.ender is not None else None,
         "discard_top": card(view.discard_top) if view.discard_top is not None else None,
         "rounds": rounds,
@@ -162,13 +162,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "aborted": meta.get("status") == "aborted",
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
-        "log": [
-            {
-                "v": e.get("v"),
-                "text": movelog.entry_text(e, view.players, view.results, view.winners),
-            }
-            for e in recent
-        ],
+        "log": log_html(recent, view, meta),
         "turn_text": (
             _("It is %(name)s's turn.") % {"name": view.players[view.current]}
             if view.current is not None
@@ -176,6 +170,73 @@ def board_context(view: engine.View, meta: dict) -> dict:
         ),
         "clock": clock_context(meta.get("clock")),
     }
+
+
+def round_scores(index: int, result: engine.RoundResult) -> dict:
+    """One round of the score table (games/partials/scores.html)."""
+    return {
+        "number": index + 1,
+        "scores": [
+            {
+                "value": s,
+                "raw": result.raw[seat],
+                "doubled": result.ender == seat and result.doubled,
+                "ender": result.ender == seat,
+            }
+            for seat, s in enumerate(result.scores)
+        ],
+    }
+
+
+def table_bar(view: engine.View, current_name: str | None) -> dict:
+    """The words of the board's table bar: round, turn, piles. Made here, with the msgids the
+    template's ``{% blocktranslate %}`` tags had, because those tags were a third of the
+    board template's render, and the bar changes with nearly every move."""
+    n = view.deck_count
+    top = view.discard_top
+    return {
+        "round": _("Round %(number)s") % {"number": view.round},
+        "turn": mark_safe(
+            _("Turn: <strong>%(name)s</strong>") % {"name": conditional_escape(current_name)}
+        ),
+        "deck": ngettext("draw pile, %(cards)s card", "draw pile, %(cards)s cards", n)
+        % {"cards": n},
+        "deck_count": mark_safe(
+            ngettext(
+                '<span id="deck-count">%(cards)s</span> card',
+                '<span id="deck-count">%(cards)s</span> cards',
+                n,
+            )
+            % {"cards": n}
+        ),
+        "discard": _("discard pile, top card %(value)s") % {"value": top}
+        if top is not None
+        else _("discard pile, empty"),
+        "discard_title": _("Discard"),
+        "drawn": _("%(name)s holds a drawn card") % {"name": current_name},
+    }
+
+
+_log_entries = BoundedCache(8192)
+
+
+def log_html(recent: list, view: engine.View, meta: dict) -> str:
+    """The board's last moves (``recent``, newest first) as list items. An entry's words are
+    fixed once its move is made, so a live game's are made once per language and version in
+    a process; a move adds one (a replay's are made each time: its meta names no game)."""
+    game = None if meta.get("replay") else meta.get("game")
+    language = translation.get_language()
+    items = []
+    for i, entry in enumerate(recent):
+        key = (language, game, entry.get("v"))
+        text = _log_entries.get(key) if game is not None else None
+        if text is None:
+            text = movelog.entry_text(entry, view.players, view.results, view.winners)
+            if game is not None:
+                _log_entries.put(key, text)
+        newest = ' class="is-newest"' if i == 0 else ""
+        items.append(f'<li data-log-version="{entry.get("v")}"{newest}>{escape(text)}</li>')
+    return mark_safe("".join(items))
 
 
 def clock_context(public: dict | None) -> dict | None:
@@ -202,18 +263,18 @@ def grid_html(
     """One player's cards (``grid``), the card at position ``changed`` marked as the one the
     last move changed. Rendered once per content and language in a process: a move changes
     one grid, the others come from here, labels and all. The mark is not part of what is
-    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again."""
-    key = (translation.get_language(), seat, name, replay, tuple(grid))
+    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
+    The grid's own wrapper is rendered once per player and language (Frames)."""
+    language = translation.get_language()
+    key = (language, seat, name, replay, tuple(grid))
     html = _grids.get(key)
     if html is None:
-        player = {
-            "seat": str(seat),
-            "name": name,
-            "cells": cells_of(seat, name, grid, replay=replay),
-        }
-        html = mark_safe(  # rendered, and so escaped, by the template engine
-            render_to_string("games/partials/grid.html", {"p": player})
+        before, after = _grid_frames.around(
+            (language, seat, name, replay),
+            "games/partials/grid.html",
+            lambda hole: {"p": {"seat": str(seat), "name": name, "cells": [hole]}},
         )
+        html = mark_safe(before + "".join(cells_of(seat, name, grid, replay=replay)) + after)
         _grids.put(key, html)
     return html if changed is None else mark_changed(html, seat, changed)
 
@@ -226,31 +287,64 @@ def mark_changed(html: str, seat: int, pos: int) -> str:
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
-_players = BoundedCache(4096)
+class Frames:
+    """A partial rendered around a hole, as the text before and after it: what holds the
+    cards of a grid, or a grid in a player's place. The frame changes far less often than
+    what fills it (a grid's wrapper never in a game, a place's header when the turn or the
+    totals move), so a move joins three strings where it rendered a template."""
+
+    HOLE = mark_safe("\x00hole\x00")  # rendered as it is: marked safe, and no one types it
+
+    def __init__(self, size: int) -> None:
+        self._cache = BoundedCache(size)
+
+    def around(self, key, template: str, context_with) -> tuple[str, str]:
+        """The frame of ``template`` for ``key``; ``context_with(hole)``: its context, with
+        ``hole`` where the contents go."""
+        frame = self._cache.get(key)
+        if frame is None:
+            before, hole, after = render_to_string(template, context_with(self.HOLE)).partition(
+                self.HOLE
+            )
+            if not hole:
+                raise ValueError(f"{template} did not render the hole where its contents go")
+            frame = (before, after)
+            self._cache.put(key, frame)
+        return frame
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
+_grid_frames = Frames(1024)
+_player_frames = Frames(4096)
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
     """One player's place on the board (games/partials/player.html): name, badges, total and
-    grid (unmarked: see mark_changed). Rendered once per content and language in a process: a
-    move changes the places of the mover and of the next player, the others come from here."""
+    grid (unmarked: see mark_changed). The place around the grid is rendered once per header
+    and language in a process: a move changes the mover's grid and, with the turn, two
+    headers, each of which the game has shown before."""
     ready = round_over and not game_over and p["ready"]
     key = (
         translation.get_language(),
         *(p[k] for k in ("seat", "name", "current", "winner", "ender", "revealing", "away")),
         ready,
         p["total"],
-        p["grid"],
     )
-    html = _players.get(key)
-    if html is None:
-        context = {
-            "p": {**p, "total": str(p["total"])},  # text: see cells_of
+    before, after = _player_frames.around(
+        key,
+        "games/partials/player.html",
+        lambda hole: {
+            "p": {**p, "total": str(p["total"]), "grid": hole},  # text: see cells_of
             "round_over": round_over,
             "game_over": game_over,
-        }
-        html = mark_safe(render_to_string("games/partials/player.html", context))
-        _players.put(key, html)
-    return html
+        },
+    )
+    return mark_safe(before + p["grid"] + after)
 
 
 def board_html(view: engine.View, meta: dict) -> str:

@@ -1,7 +1,7 @@
-"""A board re-renders only the grids a move changed (rendering.grid_html), in them only the
-changed cards, and of the players' places only those that changed; a seat's controls only when
-they change (rendering.controls_html): the others come from the process's cache, and what comes
-from it is the same as what is rendered from scratch."""
+"""A board rebuilds only the grids a move changed (rendering.grid_html), in them only the
+changed cards; the frames around grids and places' headers are rendered once (rendering.Frames),
+a seat's controls only when they change (rendering.controls_html): the others come from the
+process's caches, and what comes from them is the same as what is rendered from scratch."""
 
 import random
 
@@ -21,10 +21,34 @@ def _meta(version: int) -> dict:
     return {"game": 1, "version": version, "status": "playing", "ready": [], "away": []}
 
 
+CACHES = {
+    "_grids": lambda: rendering.BoundedCache(4096),
+    "_grid_frames": lambda: rendering.Frames(1024),
+    "_cells": lambda: rendering.BoundedCache(16384),
+    "_player_frames": lambda: rendering.Frames(4096),
+    "_log_entries": lambda: rendering.BoundedCache(8192),
+    "_names": lambda: rendering.BoundedCache(1024),
+    "_cards": dict,
+}
+
+
+def _clear_caches() -> None:
+    for name in CACHES:
+        getattr(rendering, name).clear()
+
+
+def _board_afresh(view, meta, monkeypatch) -> str:
+    """The board rendered with empty caches; the process's own are left as they were."""
+    with monkeypatch.context() as m:
+        for name, empty in CACHES.items():
+            m.setattr(rendering, name, empty())
+        return rendering.board_html(view, meta)
+
+
 @pytest.fixture
 def grid_renders(monkeypatch):
-    """The names of the grids rendered through the template engine, in order."""
-    rendering._grids.clear()
+    """The names of the players whose grid.html was rendered through the template engine."""
+    _clear_caches()
     rendered = []
     real = rendering.render_to_string
 
@@ -35,21 +59,37 @@ def grid_renders(monkeypatch):
 
     monkeypatch.setattr(rendering, "render_to_string", counting)
     yield rendered
-    rendering._grids.clear()
+    _clear_caches()
 
 
-def test_a_move_re_renders_only_the_grid_it_changed(grid_renders):
+@pytest.fixture
+def grids_built(monkeypatch):
+    """The names of the players whose cards were put together into a grid."""
+    built = []
+    real = rendering.cells_of
+
+    def counting(seat, name, grid, **kwargs):
+        built.append(name)
+        return real(seat, name, grid, **kwargs)
+
+    monkeypatch.setattr(rendering, "cells_of", counting)
+    return built
+
+
+def test_a_move_rebuilds_only_the_grid_it_changed(grid_renders, grids_built):
     game = engine.Game(["ann", "ben", "cas", "dot"], engine.Rules(), seed=5)
     for _ in range(8):  # everyone reveals two cards
         _step(game)
     rendering.board_html(engine.view_of(game, None), _meta(8))
-    assert sorted(grid_renders) == ["ann", "ben", "cas", "dot"]
+    assert sorted(grids_built) == sorted(grid_renders) == ["ann", "ben", "cas", "dot"]
     grid_renders.clear()
+    grids_built.clear()
     mover = game.players[game.to_act()[0]]
     _step(game)  # a draw: no grid changes
     _step(game)  # its placement: the mover's grid changes
     rendering.board_html(engine.view_of(game, None), _meta(10))
-    assert grid_renders == [mover]
+    assert grids_built == [mover]
+    assert grid_renders == []  # the frame around the mover's cards was rendered before
 
 
 def test_a_cached_grid_is_the_grid_rendered_afresh(grid_renders):
@@ -60,7 +100,7 @@ def test_a_cached_grid_is_the_grid_rendered_afresh(grid_renders):
     with translation.override("de"):
         first = rendering.board_html(view, _meta(6))
         again = rendering.board_html(view, _meta(6))
-        rendering._grids.clear()
+        _clear_caches()
         fresh = rendering.board_html(view, _meta(6))
     assert first == again == fresh
     assert 'id="cell-1-11"' in fresh
@@ -121,13 +161,14 @@ def test_cached_controls_are_the_controls_rendered_afresh():
     assert game.finished and hits > steps  # most came from the cache
 
 
-def test_a_board_from_the_caches_is_the_board_rendered_afresh():
+def test_a_board_from_the_caches_is_the_board_rendered_afresh(monkeypatch):
     """Through a whole game, rounds' ends and the game's end included, in two languages: the
-    XX the board rendered with empty
-        caches; and a step re-renders at most the places of the mover and of the next player."""
+    board from the caches is the board rendered with empty caches; and a step renders at most
+    three new frames of players' places (the mover's, the next player's, one turning away)."""
     game = engine.Game(["ann", "ben", "cas"], engine.Rules(end_score=60), seed=4)
     rng = random.Random(4)
-    version, recent, marked = 0, [], 0
+    _clear_caches()
+    version, recent, marked, boards, frames = 0, [], 0, 0, 0
     while game.phase != engine.GAME_OVER:
         assert version < 2000, "the game should have ended"
         if game.phase == engine.ROUND_OVER:
@@ -144,16 +185,12 @@ def test_a_board_from_the_caches_is_the_board_rendered_afresh():
         meta = {**_meta(version), "ready": [version % 3], "away": away, "recent": recent}
         for language in ("en", "de"):
             with translation.override(language):
-                before = len(rendering._players)
+                before = len(rendering._player_frames)
                 cached = rendering.board_html(view, meta)
-                assert len(rendering._players) - before <= 3  # 3 places: a new round, "away"
-                for cache in (
-                    rendering._grids,
-                    rendering._cells,
-                    rendering._players,
-                    rendering._cards,
-                ):
-                    cache.clear()
-                assert rendering.board_html(view, meta) == cached
+                new = len(rendering._player_frames) - before
+                assert new <= 3
+                assert _board_afresh(view, meta, monkeypatch) == cached
+                boards, frames = boards + 1, frames + new
                 marked += "just-changed" in cached
     assert version > 20 and marked > 20
+    assert frames < boards / 3  # most places' frames were rendered on an earlier step
