@@ -49,6 +49,10 @@ def card(value) -> dict:
 
 _cards: dict = {}
 
+# Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
+# so that the template engine leaves it as it is, and no one types it.
+HOLE = mark_safe("\x00hole\x00")
+
 
 def _card_html(value, c: dict) -> str:
     """A card's markup, rendered once per value in a process: a grid shows twelve, and an
@@ -75,24 +79,27 @@ def named(view: engine.View) -> engine.View:
 def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
     """One player's cards (games/partials/cell.html), each with what a screen reader says of
     it: owner, row, column and value, "face down" or "removed". Each is rendered once per
-    content and language in a process: a move changes one card of a grid (three when a column
-    goes), the others come from here."""
+    seat, position, value and language in a process, with a hole for the owner's name: a move
+    changes one card of a grid (three when a column goes), the others come from here, and so
+    do the same cards of every other player in that seat."""
     language = translation.get_language()
+    owner = conditional_escape(name)
     cells = []
     for pos, value in enumerate(grid):
-        key = (language, seat, name, replay, pos, value)
+        key = (language, seat, replay, pos, value)
         html = _cells.get(key)
         if html is None:
-            html = _cell_html(seat, name, pos, value, replay)
+            html = _cell_html(seat, pos, value, replay)
             _cells.put(key, html)
-        cells.append(html)
+        cells.append(html.replace(HOLE, owner))
     return cells
 
 
-_cells = BoundedCache(16384)
+# Bounded by what a key can be: 8 seats, 12 positions, 19 faces, a replay or not, a language.
+_cells = BoundedCache(32768)
 
 
-def _cell_html(seat: int, name: str, pos: int, value, replay: bool) -> str:
+def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
     """Positions and values are text: the template engine localizes every number it prints,
     which took a third of a grid's render, and these are never written otherwise."""
     c = card(value)
@@ -103,10 +110,10 @@ def _cell_html(seat: int, name: str, pos: int, value, replay: bool) -> str:
         pattern = _("%(name)s, row %(row)s, column %(col)s: face down")
     else:
         pattern = _("%(name)s, row %(row)s, column %(col)s: removed")
-    where = {"name": name, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
-    c.update(pos=str(pos), label=pattern % {**where, "value": value})
+    where = {"name": HOLE, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
+    c.update(pos=str(pos), label=escape(pattern % {**where, "value": value}))  # hole kept
     context = {"c": c, "seat": str(seat), "replay": replay}
-    return mark_safe(render_to_string("games/partials/cell.html", context))
+    return render_to_string("games/partials/cell.html", context)
 
 
 def board_context(view: engine.View, meta: dict) -> dict:
@@ -293,8 +300,6 @@ class Frames:
     what fills it (a grid's wrapper never in a game, a place's header when the turn or the
     totals move), so a move joins three strings where it rendered a template."""
 
-    HOLE = mark_safe("\x00hole\x00")  # rendered as it is: marked safe, and no one types it
-
     def __init__(self, size: int) -> None:
         self._cache = BoundedCache(size)
 
@@ -303,9 +308,7 @@ class Frames:
         ``hole`` where the contents go."""
         frame = self._cache.get(key)
         if frame is None:
-            before, hole, after = render_to_string(template, context_with(self.HOLE)).partition(
-                self.HOLE
-            )
+            before, hole, after = render_to_string(template, context_with(HOLE)).partition(HOLE)
             if not hole:
                 raise ValueError(f"{template} did not render the hole where its contents go")
             frame = (before, after)

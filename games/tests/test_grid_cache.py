@@ -24,7 +24,7 @@ def _meta(version: int) -> dict:
 CACHES = {
     "_grids": lambda: rendering.BoundedCache(4096),
     "_grid_frames": lambda: rendering.Frames(1024),
-    "_cells": lambda: rendering.BoundedCache(16384),
+    "_cells": lambda: rendering.BoundedCache(32768),
     "_player_frames": lambda: rendering.Frames(4096),
     "_log_entries": lambda: rendering.BoundedCache(8192),
     "_names": lambda: rendering.BoundedCache(1024),
