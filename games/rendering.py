@@ -301,6 +301,7 @@ class Frames:
     totals move), so a move joins three strings where it rendered a template."""
 
     def __init__(self, size: int) -> None:
+        self.size = size
         self._cache = BoundedCache(size)
 
     def around(self, key, template: str, context_with) -> tuple[str, str]:
@@ -322,8 +323,9 @@ class Frames:
         return len(self._cache)
 
 
-_grid_frames = Frames(1024)
-_player_frames = Frames(4096)
+# A few per player and language in a running game: 200 games of 4 in two languages fit.
+_grid_frames = Frames(4096)
+_player_frames = Frames(8192)
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:

@@ -21,15 +21,11 @@ def _meta(version: int) -> dict:
     return {"game": 1, "version": version, "status": "playing", "ready": [], "away": []}
 
 
-CACHES = {
-    "_grids": lambda: rendering.BoundedCache(4096),
-    "_grid_frames": lambda: rendering.Frames(1024),
-    "_cells": lambda: rendering.BoundedCache(32768),
-    "_player_frames": lambda: rendering.Frames(4096),
-    "_log_entries": lambda: rendering.BoundedCache(8192),
-    "_names": lambda: rendering.BoundedCache(1024),
-    "_cards": dict,
-}
+CACHES = ("_grids", "_grid_frames", "_cells", "_player_frames", "_log_entries", "_names", "_cards")
+
+
+def _empty(cache):
+    return {} if isinstance(cache, dict) else type(cache)(cache.size)
 
 
 def _clear_caches() -> None:
@@ -40,8 +36,8 @@ def _clear_caches() -> None:
 def _board_afresh(view, meta, monkeypatch) -> str:
     """The board rendered with empty caches; the process's own are left as they were."""
     with monkeypatch.context() as m:
-        for name, empty in CACHES.items():
-            m.setattr(rendering, name, empty())
+        for name in CACHES:
+            m.setattr(rendering, name, _empty(getattr(rendering, name)))
         return rendering.board_html(view, meta)
 
 
