@@ -271,12 +271,12 @@ def grid_html(
     last move changed. Rendered once per content and language in a process: a move changes
     one grid, the others come from here, labels and all. The mark is not part of what is
     cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
-    The grid's own wrapper is rendered once per player and language (Frames)."""
+    The grid's own wrapper is rendered once per player and language (Shells)."""
     language = translation.get_language()
     key = (language, seat, name, replay, tuple(grid))
     html = _grids.get(key)
     if html is None:
-        before, after = _grid_frames.around(
+        before, after = _grid_shells.around(
             (language, seat, name, replay),
             "games/partials/grid.html",
             lambda hole: {"p": {"seat": str(seat), "name": name, "cells": [hole]}},
@@ -294,9 +294,9 @@ def mark_changed(html: str, seat: int, pos: int) -> str:
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
-class Frames:
+class Shells:
     """A partial rendered around a hole, as the text before and after it: what holds the
-    cards of a grid, or a grid in a player's place. The frame changes far less often than
+    cards of a grid, or a grid in a player's place. The shell changes far less often than
     what fills it (a grid's wrapper never in a game, a place's header when the turn or the
     totals move), so a move joins three strings where it rendered a template."""
 
@@ -305,16 +305,16 @@ class Frames:
         self._cache = BoundedCache(size)
 
     def around(self, key, template: str, context_with) -> tuple[str, str]:
-        """The frame of ``template`` for ``key``; ``context_with(hole)``: its context, with
+        """The shell of ``template`` for ``key``; ``context_with(hole)``: its context, with
         ``hole`` where the contents go."""
-        frame = self._cache.get(key)
-        if frame is None:
+        shell = self._cache.get(key)
+        if shell is None:
             before, hole, after = render_to_string(template, context_with(HOLE)).partition(HOLE)
             if not hole:
                 raise ValueError(f"{template} did not render the hole where its contents go")
-            frame = (before, after)
-            self._cache.put(key, frame)
-        return frame
+            shell = (before, after)
+            self._cache.put(key, shell)
+        return shell
 
     def clear(self) -> None:
         self._cache.clear()
@@ -323,9 +323,9 @@ class Frames:
         return len(self._cache)
 
 
-# A few per player and language in a running game: 200 games of 4 in two languages fit.
-_grid_frames = Frames(4096)
-_player_frames = Frames(8192)
+# A few shells per player and language in a running game: 200 games of 4 in two languages fit.
+_grid_shells = Shells(4096)
+_place_shells = Shells(8192)
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
@@ -340,7 +340,7 @@ def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
         ready,
         p["total"],
     )
-    before, after = _player_frames.around(
+    before, after = _place_shells.around(
         key,
         "games/partials/player.html",
         lambda hole: {

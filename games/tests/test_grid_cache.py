@@ -1,5 +1,5 @@
 """A board rebuilds only the grids a move changed (rendering.grid_html), in them only the
-changed cards; the frames around grids and places' headers are rendered once (rendering.Frames),
+changed cards; the shells around grids and places' headers are rendered once (rendering.Shells),
 a seat's controls only when they change (rendering.controls_html): the others come from the
 process's caches, and what comes from them is the same as what is rendered from scratch."""
 
@@ -21,7 +21,7 @@ def _meta(version: int) -> dict:
     return {"game": 1, "version": version, "status": "playing", "ready": [], "away": []}
 
 
-CACHES = ("_grids", "_grid_frames", "_cells", "_player_frames", "_log_entries", "_names", "_cards")
+CACHES = ("_grids", "_grid_shells", "_cells", "_place_shells", "_log_entries", "_names", "_cards")
 
 
 def _empty(cache):
@@ -160,11 +160,11 @@ def test_cached_controls_are_the_controls_rendered_afresh():
 def test_a_board_from_the_caches_is_the_board_rendered_afresh(monkeypatch):
     """Through a whole game, rounds' ends and the game's end included, in two languages: the
     board from the caches is the board rendered with empty caches; and a step renders at most
-    three new frames of players' places (the mover's, the next player's, one turning away)."""
+    three new shells of players' places (the mover's, the next player's, one turning away)."""
     game = engine.Game(["ann", "ben", "cas"], engine.Rules(end_score=60), seed=4)
     rng = random.Random(4)
     _clear_caches()
-    version, recent, marked, boards, frames = 0, [], 0, 0, 0
+    version, recent, marked, boards, shells = 0, [], 0, 0, 0
     while game.phase != engine.GAME_OVER:
         assert version < 2000, "the game should have ended"
         if game.phase == engine.ROUND_OVER:
@@ -181,12 +181,12 @@ def test_a_board_from_the_caches_is_the_board_rendered_afresh(monkeypatch):
         meta = {**_meta(version), "ready": [version % 3], "away": away, "recent": recent}
         for language in ("en", "de"):
             with translation.override(language):
-                before = len(rendering._player_frames)
+                before = len(rendering._place_shells)
                 cached = rendering.board_html(view, meta)
-                new = len(rendering._player_frames) - before
+                new = len(rendering._place_shells) - before
                 assert new <= 3
                 assert _board_afresh(view, meta, monkeypatch) == cached
-                boards, frames = boards + 1, frames + new
+                boards, shells = boards + 1, shells + new
                 marked += "just-changed" in cached
     assert version > 20 and marked > 20
-    assert frames < boards / 3  # most places' frames were rendered on an earlier step
+    assert shells < boards / 3  # most places' shells were rendered on an earlier step
