@@ -1,3 +1,7 @@
+import gc
+import subprocess
+import sys
+
 import pytest
 from channels.testing import HttpCommunicator
 
@@ -27,3 +31,17 @@ def test_pages_load_htmx_and_send_the_csrf_token(client):
     assert "vendor/htmx.min.js" in page
     assert "vendor/htmx-ext-ws.js" in page
     assert 'hx-headers=\'{"X-CSRFToken": "' in page
+
+
+def test_a_server_process_keeps_what_it_loaded_out_of_the_collectors_sight():
+    """Loading the ASGI application freezes what it loaded (gc.freeze): a fresh interpreter,
+    so that what this test process froze already does not count."""
+    code = (
+        "import gc; assert gc.get_freeze_count() == 0; "
+        "import skyjo_site.asgi; print(gc.get_freeze_count())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert int(out.stdout.split()[-1]) > 10_000
+    assert gc.isenabled()  # frozen, not switched off
