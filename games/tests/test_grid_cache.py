@@ -85,7 +85,7 @@ def test_a_move_rebuilds_only_the_grid_it_changed(grid_renders, grids_built):
     _step(game)  # its placement: the mover's grid changes
     rendering.board_html(engine.view_of(game, None), _meta(10))
     assert grids_built == [mover]
-    assert grid_renders == []  # the frame around the mover's cards was rendered before
+    assert grid_renders == []  # the shell around the mover's cards was rendered before
 
 
 def test_a_cached_grid_is_the_grid_rendered_afresh(grid_renders):
