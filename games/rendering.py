@@ -47,7 +47,7 @@ def card(value) -> dict:
     return c
 
 
-_cards: dict = {}
+_cards: dict = {}  # bounded by what it holds: one per face (15 values, face down, removed)
 
 # Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
 # so that the template engine leaves it as it is, and no one types it.
@@ -235,11 +235,11 @@ def log_html(recent: list, view: engine.View, meta: dict) -> str:
     language = translation.get_language()
     items = []
     for i, entry in enumerate(recent):
-        key = (language, game, entry.get("v"))
-        text = _log_entries.get(key) if game is not None else None
+        key = None if game is None else (language, game, entry.get("v"))
+        text = None if key is None else _log_entries.get(key)
         if text is None:
             text = movelog.entry_text(entry, view.players, view.results, view.winners)
-            if game is not None:
+            if key is not None:
                 _log_entries.put(key, text)
         newest = ' class="is-newest"' if i == 0 else ""
         items.append(f'<li data-log-version="{entry.get("v")}"{newest}>{escape(text)}</li>')
