@@ -5,6 +5,10 @@ group of its game and gets a first frame; every frame a socket sends, ``{"versio
 "size": s, ...}``, is relayed through the channel layer to every socket of the group as a
 frame of ``s`` characters holding ``"version": n + 1``. No authentication, no database, no
 game logic: what a move costs on top of this is the project's own cost.
+
+Nor the database hop that channels 4.2+ makes before every handler of an async consumer
+(``close_old_connections`` on the database thread, ``AsyncConsumer.dispatch``): the echo has no
+database, and the site's consumers skip that hop too (games.consumers.NoDatabaseHopConsumer).
 """
 
 import json
@@ -15,6 +19,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.relay_settings")
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
@@ -27,6 +32,12 @@ def frame(version: int, size: int) -> str:
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.group = f"echo.{self.scope['url_route']['kwargs']['game']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
