@@ -416,7 +416,10 @@ class GameConsumer(UserSocket):
             # A gap, or this seat's drawn card from another tab or the bot runner: read it back.
             await self.send_state_or_unavailable()
             return
-        await self.send_frame(version, public, as_seat(public, self.seat, drawn), event["meta"])
+        # A JSON frame names no seat: a seat that holds no drawn card sends the public one.
+        plain = self.json_mode and drawn is None
+        view = public if plain else as_seat(public, self.seat, drawn)
+        await self.send_frame(version, public, view, event["meta"])
 
     async def send_state(self):
         state = await in_db_thread(selectors.game_state_by_id)(game_id=self.game_id, seat=self.seat)
