@@ -10,6 +10,8 @@
   ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
   get ``transactional_db``: what they write is committed, so the server sees it.
 - ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
+- On PostgreSQL, connections are not kept (``DATABASE_CONN_MAX_AGE=0``) unless a test keeps
+  them, in this process and the servers it forks.
 - Passwords are hashed with MD5 in tests (``FAST_HASHERS``, also in the forked servers):
   PBKDF2 cost seconds per user on a loaded machine.
 - Every test gets an empty cache of its own in memory (the rate-limit counters), also when
@@ -43,6 +45,19 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+def pytest_configure(config):
+    """On PostgreSQL, tests and the servers they fork close their connections after each
+    request and socket call (the site keeps them, DATABASE_CONN_MAX_AGE): a kept connection
+    would hold the test database the run is about to drop. Tests of kept connections set
+    CONN_MAX_AGE themselves."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if "postgresql" in database["ENGINE"] and "DATABASE_CONN_MAX_AGE" not in os.environ:
+        os.environ["DATABASE_CONN_MAX_AGE"] = "0"
+        database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"] = 0, False
 
 
 def _make_user(django_user_model, username):

@@ -131,10 +131,12 @@ if DATABASE_URL:
             f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: "
             "expected a PostgreSQL URL such as postgres://user:password@host:5432/skyjo."
         )
-    _conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+    # Connections are kept: opening one per call made PostgreSQL spend 45 ms of CPU per move
+    # and cut a process's moves per second by half (docs/deployment.md). A kept connection may
+    # have died with a database restart: it is checked before it is reused (once per request or
+    # consumer call; games.db_threads skips that check for one that answered a moment ago).
+    _conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     try:
-        # A kept connection may have died with a database restart: check it before reusing it
-        # (once per request or consumer call), else the first query on it fails.
         _db = dj_database_url.parse(
             DATABASE_URL, conn_max_age=_conn_max_age, conn_health_checks=_conn_max_age > 0
         )

@@ -65,12 +65,12 @@ def test_postgres_and_redis(load):
     assert layer["CONFIG"]["capacity"] == 1000
 
 
-def test_kept_database_connections_are_checked_before_reuse(load):
+def test_postgresql_connections_are_kept_and_checked_before_reuse(load):
     url = "postgres://skyjo:pw@db.internal:5433/skyjo"
     db = load(DATABASE_URL=url)["DATABASES"]["default"]
-    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (0, False)
-    db = load(DATABASE_URL=url, DATABASE_CONN_MAX_AGE="60")["DATABASES"]["default"]
     assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
+    db = load(DATABASE_URL=url, DATABASE_CONN_MAX_AGE="0")["DATABASES"]["default"]
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (0, False)
 
 
 def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(load):
