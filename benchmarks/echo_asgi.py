@@ -8,7 +8,7 @@ game logic: what a move costs on top of this is the project's own cost.
 
 Nor the database hop that channels 4.2+ makes before every handler of an async consumer
 (``close_old_connections`` on the database thread, ``AsyncConsumer.dispatch``): the echo has no
-database, and the site's consumers skip that hop too (games.consumers.NoDatabaseHopConsumer).
+database, and it dispatches as the site's consumers do (games.consumers.NoDatabaseHopConsumer).
 """
 
 import json
@@ -19,10 +19,10 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.relay_settings")
 django.setup()
 
-from channels.consumer import get_handler_name  # noqa: E402
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
+
+from games.consumers import NoDatabaseHopConsumer  # noqa: E402
 
 
 def frame(version: int, size: int) -> str:
@@ -31,13 +31,7 @@ def frame(version: int, size: int) -> str:
     return text[:-2] + "x" * max(0, size - len(text)) + '"}'
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
+class EchoConsumer(NoDatabaseHopConsumer):
     async def connect(self):
         self.group = f"echo.{self.scope['url_route']['kwargs']['game']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
