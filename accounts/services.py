@@ -23,7 +23,7 @@ def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> b
         return False
     reason = (reason or "").strip()[:MAX_REASON]
     with transaction.atomic():
-        user = User.objects.select_for_update().filter(pk=user_id).first()
+        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
         if user is None or (
             user.is_banned and user.ban_reason == reason and user.banned_until == until
         ):
@@ -35,7 +35,7 @@ def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> b
 def user_unban(*, user_id: int) -> bool:
     """Lift a ban."""
     with transaction.atomic():
-        user = User.objects.select_for_update().filter(pk=user_id).first()
+        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
         if user is None or not user.is_banned:
             return False
         user.unban()
@@ -50,7 +50,7 @@ def ban_in_force(user) -> bool:
     if not user.ban_has_ended:
         return True
     with transaction.atomic():
-        row = User.objects.select_for_update().filter(pk=user.pk).first()
+        row = User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         if row is not None and row.ban_has_ended:
             row.unban()
     user.refresh_from_db(fields=User.BAN_FIELDS)

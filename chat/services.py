@@ -74,7 +74,7 @@ def chat_post(
         )
     with transaction.atomic():
         # The author's row, locked: one author's posts are counted one at a time.
-        author = User.objects.select_for_update().filter(pk=user.pk).first()
+        author = User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         if (
             author is None
             or not author.is_active
@@ -152,7 +152,7 @@ def silenced_message(silence: Silence) -> str:
 def message_hide(*, message_id: int, by) -> Message:
     """Hide a message (a moderator's act): gone from every open page, and from every load."""
     with transaction.atomic():
-        message = Message.objects.select_for_update().get(pk=message_id)
+        message = Message.objects.select_for_update(no_key=True).get(pk=message_id)
         if message.hidden_at is None:
             message.hidden_at = timezone.now()
             message.hidden_by = by
@@ -163,7 +163,7 @@ def message_hide(*, message_id: int, by) -> Message:
 
 def message_unhide(*, message_id: int) -> Message:
     with transaction.atomic():
-        message = Message.objects.select_for_update().get(pk=message_id)
+        message = Message.objects.select_for_update(no_key=True).get(pk=message_id)
         message.hidden_at = None
         message.hidden_by = None
         message.save(update_fields=["hidden_at", "hidden_by"])

@@ -43,7 +43,7 @@ def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
     ``False``: the game was over already."""
     with transaction.atomic():
         lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
-        lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
+        lobby = Lobby.objects.select_for_update(no_key=True).filter(pk=lobby_id).first()
         game = _lock_game(game_id)
         if game.is_over:
             return False
@@ -73,14 +73,14 @@ def _stop(game: Game, lobby: Lobby | None, void: bool) -> None:
 
 
 def _lock_lobby(lobby_id: int) -> Lobby:
-    lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
+    lobby = Lobby.objects.select_for_update(no_key=True).filter(pk=lobby_id).first()
     if lobby is None:
         raise NotFound(_("There is no such lobby."))
     return lobby
 
 
 def _lock_game(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None:
         raise NotFound(_("There is no such game."))
     return game

@@ -4,6 +4,12 @@ moderators' writes (close a lobby, stop a game) are in games.moderation.
 Each service runs in one transaction, locks the row it changes (``select_for_update``), and
 tells the world only after the commit (``transaction.on_commit``), so that every accepted action
 is in the database before anyone hears of it.
+
+Every row lock of the project is ``no_key=True`` (PostgreSQL's FOR NO KEY UPDATE): no service
+changes a key, and such a lock does not hold up the foreign-key check (FOR KEY SHARE, at
+commit) of a row inserted elsewhere that refers to the locked one. With plain FOR UPDATE a chat
+post in a game (holding its author's row, its message referring to the game) and a round's
+last move (holding the game, its results referring to the author) waited for each other.
 """
 
 import secrets
@@ -396,6 +402,8 @@ def game_rematch(*, game_id: int, user) -> Game:
             raise WrongPhase(_("A rematch can be started only when the game is over."))
         if game.rematch_id:
             return game.rematch
+        if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
+            raise LobbyClosed()
         players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
         new = _create_game(lobby, players)
         game.rematch = new
@@ -414,7 +422,7 @@ def game_rematch(*, game_id: int, user) -> Game:
 
 def _lock_lobby(lobby_id: int) -> Lobby:
     try:
-        return Lobby.objects.select_for_update().get(pk=lobby_id)
+        return Lobby.objects.select_for_update(no_key=True).get(pk=lobby_id)
     except Lobby.DoesNotExist:
         raise NotFound(_("There is no such lobby.")) from None
 
@@ -423,12 +431,12 @@ def _lock_lobby_of(game_id: int) -> Lobby | None:
     """Lock the lobby of game ``game_id`` (one query), for a game service that will write the
     lobby: the lock order is Lobby, then Game, then GamePlayer, everywhere, so that a moderator
     closing the lobby and the game's last move never wait for each other in a circle."""
-    return Lobby.objects.select_for_update(of=("self",)).filter(games=game_id).first()
+    return Lobby.objects.select_for_update(no_key=True, of=("self",)).filter(games=game_id).first()
 
 
 _LOCK_GAME = compiled.Select(
     lambda pk: (
-        Game.objects.select_for_update(of=("self",))
+        Game.objects.select_for_update(no_key=True, of=("self",))
         .select_related("lobby")
         .order_by()
         .filter(pk=pk)
@@ -638,11 +646,13 @@ def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
     lock order of every game service) when it is playing and due at ``now``; returns the row
     and its engine game. ``None`` when another runner or a move holds it (skip locked: the
     runner looks again on its next pass) or when it moved on."""
-    lobby = Lobby.objects.select_for_update(skip_locked=True, of=("self",)).filter(games=game_id)
+    lobby = Lobby.objects.select_for_update(no_key=True, skip_locked=True, of=("self",)).filter(
+        games=game_id
+    )
     if lobby.first() is None:
         return None
     game = (
-        Game.objects.select_for_update(skip_locked=True, of=("self",))
+        Game.objects.select_for_update(no_key=True, skip_locked=True, of=("self",))
         .select_related("lobby")
         .filter(pk=game_id, status=Game.Status.PLAYING, bot_due_at__lte=now)
         .first()

@@ -119,7 +119,7 @@ def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
     """Close a report with no action against anyone."""
     _require(moderator, "dismiss_report")
     with transaction.atomic():
-        report = Report.objects.select_for_update().filter(pk=report_id).first()
+        report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
         if report is None:
             raise NotFound(_("There is no such report."))
         if not report.is_open:
@@ -146,7 +146,7 @@ def message_hide(
     report of it is answered."""
     _require(moderator, "hide_message")
     with transaction.atomic():
-        message = Message.objects.select_for_update().filter(pk=message_id).first()
+        message = Message.objects.select_for_update(no_key=True).filter(pk=message_id).first()
         if message is None:
             raise NotFound(_("There is no such message."))
         if message.is_hidden:
@@ -336,7 +336,7 @@ def _player(user_id: int) -> User:
 def _lock_report(report_id: int | None) -> Report | None:
     if report_id is None:
         return None
-    report = Report.objects.select_for_update().filter(pk=report_id).first()
+    report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
     if report is None:
         raise NotFound(_("There is no such report."))
     return report

@@ -1,5 +1,6 @@
 """One lock order everywhere (Lobby, then Game, then GamePlayer): a moderator closing a lobby
-and the game's last move (or a rematch) never deadlock, and the end is consistent.
+and the game's last move (or a rematch) never deadlock, and the end is consistent. Every lock is
+FOR NO KEY UPDATE: a chat post never waits for a move's lock on the game (games.services).
 
 The race is made exact, not left to luck: the test holds the game's row lock while the two
 services queue up behind it in a chosen order (checked in ``pg_locks``), then lets go. Row
@@ -155,3 +156,74 @@ def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
     assert lobby.status == Lobby.Status.CLOSED and lobby.game_id == new.pk
     assert new.status == Game.Status.ABORTED  # closing the lobby stopped the new game
     assert not isinstance(new, ServiceError)
+
+
+def _one_move_from_a_round_end(alice, bob):
+    """A long two-player game, played by random legal steps until the next step (returned)
+    would end round 1."""
+    game = start_game(alice, bob, end_score=1000)
+    users, rng = [alice, bob], random.Random(4)
+    while True:
+        game.refresh_from_db()
+        state = engine.from_snapshot(game.snapshot)
+        seat = state.to_act()[0]
+        step = rng.choice(state.legal_actions(seat))
+        trial = state.copy()
+        trial.apply(seat, step)
+        if trial.phase == engine.ROUND_OVER:
+            return game, users[seat], step.to_json()
+        services.game_apply_action(
+            game_id=game.pk, user=users[seat], action=step.to_json(), version=game.version
+        )
+
+
+@pytest.mark.parametrize("ends", ["game", "round"])
+def test_a_chat_post_never_waits_for_a_move_that_ends_the_game_or_a_round(
+    alice, bob, monkeypatch, settings, ends
+):
+    """The move holds the game's row and then needs the players' rows: their ratings at the
+    game's end, the foreign keys of its round results at a round's end. A chat post in the game
+    holds its author's row and inserts a message that refers to the game. With every lock FOR
+    NO KEY UPDATE the post does not wait for the game, so the two cannot wait in a circle (with
+    FOR UPDATE, PostgreSQL found a deadlock and refused one of them)."""
+    from chat.services import chat_post
+    from games import ratings
+    from stats import recording
+
+    settings.RATELIMIT_ENABLE = False
+    if ends == "game":
+        game, player, last = _one_move_from_the_end(alice, bob)
+        module, name = ratings, "rate_finished_game"
+    else:
+        game, player, last = _one_move_from_a_round_end(alice, bob)
+        module, name = recording, "round_scored"
+    holding_game, go_on = threading.Event(), threading.Event()
+    real = getattr(module, name)
+
+    def then_wait(**kwargs):  # the move, holding the game's row, about to touch the players'
+        holding_game.set()
+        go_on.wait(timeout=60)
+        return real(**kwargs)
+
+    monkeypatch.setattr(module, name, then_wait)
+    move = Racer(
+        lambda: services.game_apply_action(
+            game_id=game.pk, user=player, action=last, version=game.version
+        )
+    )
+    move.start()
+    try:
+        assert holding_game.wait(timeout=60)
+        chat = Racer(lambda: chat_post(user=alice, text="gg", game_id=game.pk))
+        chat.start()
+        chat.join(timeout=30)  # a synchronisation: it waits for nothing the move holds
+        waited = chat.is_alive()
+    finally:
+        go_on.set()
+    move.join(timeout=60)
+    chat.join(timeout=60)
+    assert not waited, "the chat post waited for the move's lock on the game"
+    assert not isinstance(chat.outcome, Exception), repr(chat.outcome)
+    assert not isinstance(move.outcome, Exception), repr(move.outcome)
+    game.refresh_from_db()
+    assert game.phase == (engine.GAME_OVER if ends == "game" else engine.ROUND_OVER)

@@ -9,10 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import moderation, publish
-from games.errors import GameOver
+from games import moderation, publish, services
+from games.errors import GameOver, LobbyClosed
 from games.models import Game, Lobby, Move, Round, Seat
-from games.tests.helpers import play_one, start_game
+from games.tests.helpers import play_one, play_to_end, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +134,16 @@ def test_moderation_locks_the_lobby_before_the_game_and_writes_only_its_columns(
     assert '"record"' not in game_update and '"status"' in game_update
     [lobby_update] = [s for s in sql if s.startswith('UPDATE "games_lobby"')]
     assert lobby_update.split(" WHERE ")[0].count("=") == 1  # status alone
+
+
+def test_a_rematch_does_not_reopen_a_lobby_a_moderator_closed(alice, bob):
+    game = start_game(alice, bob, end_score=1)
+    play_to_end(game, [alice, bob])
+    assert moderation.lobby_close(lobby_id=game.lobby_id, void=True) is True
+    with pytest.raises(LobbyClosed):
+        services.game_rematch(game_id=game.pk, user=bob)
+    lobby = Lobby.objects.get(pk=game.lobby_id)
+    assert lobby.status == Lobby.Status.CLOSED
+    assert Game.objects.filter(lobby=lobby).count() == 1
+    game.refresh_from_db()
+    assert game.rematch_id is None
