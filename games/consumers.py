@@ -436,7 +436,12 @@ class GameConsumer(UserSocket):
             await self.send_error(Unavailable())
 
     async def send_game_state(self, state: selectors.GameState):
-        await self.send_frame(state.meta["version"], public_of(state.view), state.view, state.meta)
+        """The full state, unless this socket sent a newer version while it was read (the
+        heartbeat's resync runs beside the pushes): a socket never goes back in time."""
+        version = state.meta["version"]
+        if self.version is not None and version < self.version:
+            return
+        await self.send_frame(version, public_of(state.view), state.view, state.meta)
 
     async def send_frame(self, version, public, view, meta):
         """One frame: in JSON, this seat's view; in HTML, the shared public board (rendered once
