@@ -122,9 +122,12 @@ def _play_one(game_id: int, now) -> int:
             moderation.game_stop(game_id=game.pk)
             return 0
         if state.phase == engine.ROUND_OVER:
-            for seat in sorted(players):
-                human = not presence.is_bot(players[seat])
-                if human and seat not in game.ready and level_of(seat):
+            waiting = clock.waiting_for(game, state, players)
+            if not waiting:  # every human ready (the last one's account is gone): deal
+                services.game_set_ready(game_id=game.pk, seat=min(players))
+                return 1
+            for seat in waiting:
+                if level_of(seat):
                     if timed_out(seat):
                         services.game_seat_timed_out(game_id=game.pk, seat=seat)
                     services.game_set_ready(game_id=game.pk, seat=seat)

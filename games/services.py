@@ -369,14 +369,17 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             raise GameOver()
         if game.phase != engine.ROUND_OVER:
             raise WrongPhase(_("You can only get ready for the next round once a round is scored."))
-        if seat in game.ready:
-            return game.version
         humans = [p.seat for p in seats[0] if not presence.is_bot(p)]
         ready = sorted({*game.ready, seat})
+        everyone = all(s in ready for s in humans)
+        # Ready again: nothing changes, unless nobody is left to wait for (the last human not
+        # ready lost their account since, and the seat is the bot's): then the round is dealt.
+        if seat in game.ready and not everyone:
+            return game.version
         state = restore(game)
         turn_before = clock.turn_of(state)
         game.version += 1
-        if all(s in ready for s in humans):
+        if everyone:
             deck = engine.full_deck()
             state.rng.shuffle(deck)
             state.next_round(deck)
@@ -629,6 +632,8 @@ def next_look(game: Game, state: engine.Game, now, seats_of=None) -> object:
     if seats is None:
         return None
     soon = now + timedelta(seconds=settings.SKYJO_BOT_DELAY)
+    if not seats:  # a round over with every human ready: the runner deals (game_set_ready)
+        return soon
     times = []
     for seat in seats:
         player = players[seat]

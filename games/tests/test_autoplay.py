@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import autoplay, engine, presence, services
 from games.models import Game, GamePlayer, Move
+from games.tests.helpers import play_one, start_game
 from games.tests.live import daphne
 from games.tests.ws import db, game_socket, receive_json, send
 
@@ -186,3 +187,39 @@ def test_two_racing_runners_never_play_two_moves_for_one_turn(alice, settings, p
         thread.join(timeout=30)
     assert sorted(played) == [0, 0, 0, 1]
     assert Move.objects.filter(game=game).count() == before + 1
+
+
+def _round_over_waiting_for_charlie_whose_account_is_then_deleted(alice, bob, charlie) -> Game:
+    """A game at the end of round 1, Alice and Bob ready; Charlie's account is deleted, so his
+    seat is played by the medium bot (presence.is_bot) and nobody is left to wait for."""
+    game = start_game(alice, bob, charlie, end_score=1000)
+    rng = random.Random(3)
+    while game.phase != engine.ROUND_OVER:
+        play_one(game, [alice, bob, charlie], rng)
+        game.refresh_from_db()
+    services.game_set_ready(game_id=game.pk, user=alice)
+    services.game_set_ready(game_id=game.pk, user=bob)
+    charlie.delete()
+    game.refresh_from_db()
+    assert game.phase == engine.ROUND_OVER and game.snapshot["round"] == 1
+    return game
+
+
+@pytest.mark.django_db
+def test_the_runner_deals_when_the_last_player_not_ready_lost_their_account(alice, bob, charlie):
+    game = _round_over_waiting_for_charlie_whose_account_is_then_deleted(alice, bob, charlie)
+    later = timezone.now()
+    for _ in range(3):  # the runner looks whenever the game is due
+        later += timedelta(hours=1)
+        autoplay.play_due_turns(now=later)
+    game.refresh_from_db()
+    assert game.phase == engine.REVEAL_PHASE and game.snapshot["round"] == 2
+    assert game.ready == [] and game.bot_due_at is not None
+
+
+@pytest.mark.django_db
+def test_ready_again_deals_when_nobody_is_left_to_wait_for(alice, bob, charlie):
+    game = _round_over_waiting_for_charlie_whose_account_is_then_deleted(alice, bob, charlie)
+    services.game_set_ready(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.phase == engine.REVEAL_PHASE and game.snapshot["round"] == 2
