@@ -5,5 +5,5 @@ from analysis import views
 app_name = "analysis"
 
 urlpatterns = [
-    path("games/<int:game_id>/analysis/", views.game_analysis_summary, name="summary"),
+    path("games/<id:game_id>/analysis/", views.game_analysis_summary, name="summary"),
 ]

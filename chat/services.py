@@ -24,6 +24,8 @@ per-message buttons (mute; a report button fits there). The audit log is the cal
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -64,7 +66,7 @@ def chat_post(
         if quick not in QUICK:
             raise ChatEmpty()
         text = QUICK_ENGLISH[quick]
-    text = " ".join((text or "").split())  # no line breaks or runs of spaces
+    text = _one_line(text or "")
     if not text:
         raise ChatEmpty()
     if len(text) > MAX_LENGTH:
@@ -94,6 +96,18 @@ def chat_post(
         )
         transaction.on_commit(lambda: publish.message_posted(message))
     return message
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _one_line(text: str) -> str:
+    """``text`` as one line: runs of whitespace (line breaks too) as one space, other control
+    characters dropped (PostgreSQL refuses NUL), and a lone surrogate, which JSON may carry but
+    no database stores, as the replacement character."""
+    text = _SURROGATE.sub("\ufffd", text)
+    text = "".join(c for c in text if c.isspace() or unicodedata.category(c) != "Cc")
+    return " ".join(text.split())
 
 
 def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:

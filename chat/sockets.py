@@ -29,7 +29,7 @@ from chat.models import Message
 from chat.selectors import muted_ids
 from chat.services import chat_post
 from games.db_threads import in_db_thread
-from games.errors import ServiceError
+from games.errors import DATABASE_DOWN, ServiceError, Unavailable, one_line
 from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -109,8 +109,11 @@ class ChatSocket:
             return
         try:
             await in_db_thread(self._chat_post)(data, place)
-        except ChatError as exc:
+        except ServiceError as exc:  # a ChatError, or NotFound: the place is no longer theirs
             await self.chat_send_error(exc)
+        except DATABASE_DOWN as exc:
+            log.warning("chat: database unavailable: %s", one_line(exc))
+            await self.chat_send_error(Unavailable())
         except _AccessEnded:
             await self.close(code=CLOSE_UNAUTHENTICATED)
 

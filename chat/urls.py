@@ -5,6 +5,6 @@ from chat import views
 app_name = "chat"
 
 urlpatterns = [
-    path("chat/mute/<int:user_id>/", views.mute, name="mute"),
+    path("chat/mute/<id:user_id>/", views.mute, name="mute"),
     path("chat/enable/", views.enable, name="enable"),
 ]

@@ -535,7 +535,8 @@ class LobbyConsumer(UserSocket):
     async def lobby_updated(self, event):
         try:
             html = await in_db_thread(self.render)()
-        except NotFound:
+        except NotFound:  # no longer visible to this user (removed from a private lobby)
+            await self.close(code=CLOSE_NOT_FOUND)  # and out of its group: no more chat
             return
         await self.send(text_data=html)
 
@@ -549,3 +550,10 @@ class LobbyConsumer(UserSocket):
         context.update(user=self.user, csrf_token=self.csrf)
         with translation.override(self.language):
             return render_to_string("games/partials/lobby_seats.html", context)
+
+
+class UnknownSocket(NoDatabaseHopConsumer):
+    """Any other path under ``ws/`` (an id out of range included): refused with ``4404``."""
+
+    async def connect(self):
+        await self.close(code=CLOSE_NOT_FOUND)

@@ -1,11 +1,15 @@
-"""Websocket URL patterns, mounted by skyjo_site/asgi.py under auth and origin checks."""
+"""Websocket URL patterns, mounted by skyjo_site/asgi.py under auth and origin checks. Any other
+path under ``ws/`` is closed with ``4404`` (consumers.UnknownSocket), not an error of the
+server."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games import consumers
+from skyjo_site import converters  # noqa: F401  (registers <id:...>)
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<id:game_id>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobbies/", consumers.LobbyListConsumer.as_asgi()),
-    path("ws/lobbies/<int:lobby_id>/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/lobbies/<id:lobby_id>/", consumers.LobbyConsumer.as_asgi()),
+    re_path(r"^ws/", consumers.UnknownSocket.as_asgi()),
 ]

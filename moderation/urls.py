@@ -6,11 +6,11 @@ app_name = "moderation"
 
 urlpatterns = [
     path("report/player/<str:username>/", views.report_player, name="report_player"),
-    path("report/game/<int:game_id>/", views.report_game, name="report_game"),
-    path("report/message/<int:message_id>/", views.report_message, name="report_message"),
+    path("report/game/<id:game_id>/", views.report_game, name="report_game"),
+    path("report/message/<id:message_id>/", views.report_message, name="report_message"),
     path("moderation/", views.queue, name="queue"),
     path("moderation/players/<str:username>/", views.player_file, name="player"),
-    path("moderation/games/<int:game_id>/", views.game_file, name="game"),
+    path("moderation/games/<id:game_id>/", views.game_file, name="game"),
     path("moderation/log/", views.audit_log, name="log"),
-    path("moderation/<str:action>/<int:pk>/", views.act, name="act"),
+    path("moderation/<str:action>/<id:pk>/", views.act, name="act"),
 ]

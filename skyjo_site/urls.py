@@ -13,6 +13,7 @@ from django.urls import include, path
 from accounts.forms import LoginForm, PasswordChangeOnlyForm, PasswordSetForm
 from accounts.lockout import LoginView
 from games import views as games_views
+from skyjo_site import converters  # noqa: F401  (registers <id:...>, used by the apps' URLs)
 
 urlpatterns = [
     path("", games_views.home, name="home"),

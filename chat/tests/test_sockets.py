@@ -183,3 +183,71 @@ async def test_a_mute_leaves_the_lobby_list_socket_alone(alice, bob):
     await db(game_services.lobby_create)(host=alice, name="Still listening")
     assert "Still listening" in await comm.receive_from(timeout=5)
     await comm.disconnect()
+
+
+async def _private_lobby_with_bob_seated(alice, bob):
+    """Alice's private lobby; Bob joined by its invite and has the lobby page open (its socket
+    carries no invite: he is seated); so has Alice."""
+    lobby = await db(game_services.lobby_create)(
+        host=alice, name="Secret table", seat_count=3, is_public=False
+    )
+    await db(game_services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    sockets = []
+    for user in (alice, bob):
+        comm = await connect(user, f"/ws/lobbies/{lobby.pk}/")
+        await comm.receive_from(timeout=5)
+        sockets.append(comm)
+    return lobby, *sockets
+
+
+async def test_a_player_removed_from_a_private_lobby_is_closed_out_of_its_chat(alice, bob):
+    lobby, a, b = await _private_lobby_with_bob_seated(alice, bob)
+    await db(game_services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    assert await b.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    await b.disconnect()  # as the server does once the close is done: out of the lobby's group
+    await a.receive_from(timeout=5)  # the seats without Bob
+    await send(a, {"chat": "the secret plan"})
+    assert "the secret plan" in await a.receive_from(timeout=5)
+    again = await connect(bob, f"/ws/lobbies/{lobby.pk}/", expect=False)
+    await again.disconnect()
+    await a.disconnect()
+
+
+async def test_a_chat_frame_in_a_lobby_no_longer_visible_is_refused_not_a_crash(
+    alice, bob, monkeypatch
+):
+    """Bob's socket never heard of his removal (the lobby's message lost on the way): his next
+    chat frame is answered with an error, and the socket stays open."""
+    from channels.layers import get_channel_layer
+
+    lobby, a, b = await _private_lobby_with_bob_seated(alice, bob)
+    layer = get_channel_layer()
+    original = layer.group_send
+
+    async def lose_lobby_updates(group, message):
+        if message.get("type") != "lobby.updated":
+            await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", lose_lobby_updates)
+    await db(game_services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    await send(b, {"chat": "am I still here?"})
+    assert 'data-code="not_found"' in await b.receive_from(timeout=5)
+    await send(b, {"chat": "hello?"})
+    assert 'data-code="not_found"' in await b.receive_from(timeout=5)
+    assert await db(Message.objects.filter(lobby=lobby).count)() == 0
+    for comm in (a, b):
+        await comm.disconnect()
+
+
+@pytest.mark.parametrize("fmt", ["json", "html"])
+async def test_chat_text_that_json_carries_but_no_database_stores_is_cleaned(alice, bob, fmt):
+    """A lone surrogate ("\\ud800" is valid JSON) and control characters (PostgreSQL refuses
+    NUL) were a server error; they become U+FFFD and nothing."""
+    game = await db(start_game)(alice, bob)
+    comm, _ = await game_socket(alice, game.pk, fmt=fmt)
+    await comm.send_to(text_data='{"chat": "hi \\ud800 there\\u0000\\u0007!"}')
+    answer = await comm.receive_from(timeout=5)
+    assert "server_error" not in answer and "data-code" not in answer
+    await comm.disconnect()
+    message = await db(Message.objects.get)(game=game)
+    assert message.text == "hi \ufffd there!"

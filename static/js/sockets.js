@@ -28,15 +28,19 @@
       var wait = backoff(refused, 5000);
       refused += 1;
       setTimeout(function () { if (document.body.contains(e.target)) wrapper.reconnect(); }, wait);
-    } else if (code === 4401) {
-      // Logged out, banned or the password changed: the page itself shows what to do (log in).
-      // Once only: a page that is refused again stays as it is.
-      var key = "skyjo-reloaded-4401";
-      var last = parseInt(sessionStorage.getItem(key) || "0", 10);
-      if (Date.now() - last > 60000) {
-        sessionStorage.setItem(key, String(Date.now()));
-        setTimeout(function () { window.location.reload(); }, 500);
-      }
+    } else if (code === 4401 || code === 4404) {
+      // 4401: logged out, banned or the password changed; 4404: a lobby you may no longer see
+      // (removed from a private one). The page itself then shows what happened.
+      reloadOnce("skyjo-reloaded-" + code);
     }
   });
+
+  // Once a minute at most: a page that is refused again stays as it is.
+  function reloadOnce(key) {
+    var last = parseInt(sessionStorage.getItem(key) || "0", 10);
+    if (Date.now() - last > 60000) {
+      sessionStorage.setItem(key, String(Date.now()));
+      setTimeout(function () { window.location.reload(); }, 500);
+    }
+  }
 })();
