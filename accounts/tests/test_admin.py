@@ -86,7 +86,7 @@ def test_the_ban_service_locks_the_row_and_writes_the_ban_columns_only(alice):
         assert services.user_ban(user_id=alice.pk, reason="spam") is True
     sql = [q["sql"] for q in queries.captured_queries]
     if connection.vendor == "postgresql":
-        assert any(s.startswith("SELECT") and "FOR UPDATE" in s for s in sql)
+        assert any(s.startswith("SELECT") and "FOR NO KEY UPDATE" in s for s in sql)
     [update] = [s for s in sql if s.startswith("UPDATE")]
     assert update.split(" WHERE ")[0].count("=") == 4  # is_banned, reason, at, until
     assert services.user_ban(user_id=alice.pk, reason="spam") is False  # nothing new

@@ -129,7 +129,7 @@ def test_moderation_locks_the_lobby_before_the_game_and_writes_only_its_columns(
     )
     assert lobby_lock < game_lock
     if connection.vendor == "postgresql":
-        assert "FOR UPDATE" in selects[lobby_lock] and "FOR UPDATE" in selects[game_lock]
+        assert all("FOR NO KEY UPDATE" in selects[i] for i in (lobby_lock, game_lock))
     [game_update] = [s for s in sql if s.startswith('UPDATE "games_game"')]
     assert '"record"' not in game_update and '"status"' in game_update
     [lobby_update] = [s for s in sql if s.startswith('UPDATE "games_lobby"')]
