@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext_lazy as _
 
 from games import clock, compiled, engine, presence
 from games.errors import NotFound
@@ -65,6 +66,8 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
         return lobby
+    if user.is_authenticated and lobby.removed_users.filter(pk=user.pk).exists():
+        raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
     raise NotFound("There is no such lobby, or it is private.")
 
 

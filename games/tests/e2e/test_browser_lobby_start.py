@@ -56,3 +56,26 @@ def test_an_invited_guest_sits_down_and_the_host_starts(
     hosting.screenshot(path=screenshot_dir / "lobby-start-host.png")
     assert game_loads == [hosting.url]
     assert problems == []
+
+
+def test_a_guest_removed_from_a_private_lobby_is_told_so_on_the_page_they_had_open(
+    daphne_server, browser, screenshot_dir, django_user_model
+):
+    """The guest's open lobby page (seated: its socket carries no invite) is closed out of the
+    lobby (4404, no more of its chat) and reloads once, to a page that says why."""
+    base = daphne_server
+    host, guest = (
+        django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD)
+        for n in ("hostess", "guest")
+    )
+    lobby = services.lobby_create(host=host, name="Private", seat_count=3, is_public=False)
+    services.lobby_join(lobby_id=lobby.pk, user=guest, invite_code=lobby.invite_code)
+    hosting, guesting = (logged_in_context(browser, base, u).new_page() for u in (host, guest))
+    for page in (hosting, guesting):
+        page.set_default_timeout(15_000)
+        page.goto(f"{base}/lobbies/{lobby.pk}/")
+        page.locator("#lobby-panel[data-synced]").wait_for()
+    hosting.get_by_role("button", name="Remove").click()
+    guesting.locator("#error-page", has_text="The host removed you from this lobby.").wait_for()
+    guesting.screenshot(path=screenshot_dir / "lobby-removed-guest.png")
+    assert "/lobbies/" in guesting.url
