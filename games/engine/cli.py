@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 def _load(path: str) -> object:
     try:
         if path == "-":
+            if sys.stdin is None:  # started with it closed
+                raise _UsageError("standard input is closed")
             text = sys.stdin.read()
         else:
             with open(path, encoding="utf-8") as handle:

@@ -54,6 +54,13 @@ def from_snapshot(data: dict, *, seed: int | None = None) -> Game:
     (``None``: the system's). Raises ValueError on data that is not such a snapshot."""
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"not a {SNAPSHOT_FORMAT} snapshot")
+    try:
+        return _restore(data, seed)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a malformed {SNAPSHOT_FORMAT} snapshot ({exc!r})") from None
+
+
+def _restore(data: dict, seed: int | None) -> Game:
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r} in the snapshot")
     game = Game.__new__(Game)

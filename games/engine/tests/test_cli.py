@@ -1,6 +1,7 @@
 """``python -m games.engine``: exact output shapes, and exit 2 with one line for bad input."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -148,6 +149,17 @@ class TestBadInput:
         path = tmp_path / "over.json"
         path.write_text(json.dumps(data))
         assert_fails(run("replay", str(path)), "the game is over")
+
+    def test_it_fails_on_a_closed_standard_input(self):
+        closed = subprocess.run(
+            [sys.executable, "-m", "games.engine", "replay", "-"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            preexec_fn=lambda: os.close(0),  # started with no standard input at all
+        )
+        assert_fails(closed, "standard input is closed")
 
     def test_it_fails_on_a_missing_file(self, tmp_path):
         assert_fails(run("replay", str(tmp_path / "nope.json")), "no such file")

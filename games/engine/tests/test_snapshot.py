@@ -170,7 +170,18 @@ def test_a_restored_game_keeps_no_record():
         to_record(restored)
 
 
-@pytest.mark.parametrize("data", [None, {}, {"format": "skyjo-snapshot/0"}, [1, 2]])
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {},
+        {"format": "skyjo-snapshot/0"},
+        [1, 2],
+        {"format": "skyjo-snapshot/1"},  # the format alone: a KeyError before
+        {"format": "skyjo-snapshot/1", "phase": "play"},
+        {"format": "skyjo-snapshot/1", "phase": "play", "players": 3},  # a TypeError
+    ],
+)
 def test_anything_else_is_refused(data):
     with pytest.raises(ValueError, match="snapshot"):
         from_snapshot(data)
