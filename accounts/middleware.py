@@ -1,8 +1,12 @@
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.http import HttpRequest
-from django.shortcuts import redirect
+from django.shortcuts import redirect, resolve_url
 from django.utils import translation
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.services import ban_in_force, ban_message
 
@@ -35,6 +39,29 @@ class UserLanguageMiddleware:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
         return self.get_response(request)
+
+
+class HtmxLoginRedirectMiddleware:
+    """An htmx request (a fragment: the analysis polled on the game-over screen, a replay
+    step) whose session has ended gets ``login_required``'s redirect to the login page, which
+    htmx would follow and swap, the whole login page, into the fragment. It gets an
+    ``HX-Redirect`` instead: the browser goes to the login page, and back to the page it showed
+    after logging in."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        login = resolve_url(settings.LOGIN_URL)
+        if (
+            getattr(request, "htmx", False)
+            and response.status_code == 302
+            and response["Location"].split("?")[0] == login
+        ):
+            back = request.htmx.current_url_abs_path or "/"
+            return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
+        return response
 
 
 def scope_language(scope) -> str:

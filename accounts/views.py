@@ -43,6 +43,8 @@ def settings_view(request):
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        if not user.language:  # the browser's, not the cookie's this answer deletes
+            request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
         language = user.language or translation.get_language_from_request(request)
         translation.activate(language)
         messages.success(request, _("Your settings are saved."))

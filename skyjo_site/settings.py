@@ -90,8 +90,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.BannedUserMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.middleware.HtmxLoginRedirectMiddleware",
     "skyjo_site.errorpages.NotFoundPageMiddleware",
     # After htmx (the 429 answer depends on request.htmx); django-ratelimit's middleware turns
     # the decorators' Ratelimited into RATELIMIT_VIEW, ours limits every other POST.

@@ -279,12 +279,17 @@ class HistoryPage:
         return self.number + 1
 
 
+# Far past any history (twenty million games), and an OFFSET every database holds: a larger
+# ?page= overflowed it (a 500).
+MAX_HISTORY_PAGE = 1_000_000
+
+
 def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
     """A page of ``user``'s games that ``viewer`` may see, newest first (running and stopped
     ones too), each with its game and lobby (one query); :func:`add_players` adds every
     player's seat to the entries that need them (one more)."""
     try:
-        number = max(1, int(page))
+        number = min(max(1, int(page)), MAX_HISTORY_PAGE)
     except (TypeError, ValueError):
         number = 1
     start = (number - 1) * HISTORY_PAGE

@@ -31,3 +31,10 @@ def test_the_bio_is_escaped(client, alice):
     alice.save()
     response = client.get("/u/alice/")
     assert b"<script>alert(1)</script>" not in response.content
+
+
+@pytest.mark.parametrize("page", ["461168601842738792", "9" * 30, "-5", "x"])
+def test_any_history_page_number_is_a_page(client, alice, page):
+    """A page past the database's OFFSET was a 500: it is capped, and shows no games."""
+    response = client.get(f"/u/alice/?page={page}")
+    assert response.status_code == 200

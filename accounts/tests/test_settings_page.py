@@ -53,3 +53,24 @@ def test_it_rejects_an_email_taken_by_another_player(client, alice, bob):
     response = client.post(reverse("accounts:settings"), {"email": "BOB@example.com"})
     assert response.status_code == 200
     assert b"already exists" in response.content
+
+
+def test_back_to_the_browsers_language_says_saved_in_that_language(alice):
+    """German chosen, then "Same as my browser" (English): the page after saving is English,
+    and so is its message (it was read from the language cookie this answer deletes)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(alice)
+
+    def save(language):
+        form = {"email": "alice@example.com", "language": language, "bio": ""}
+        form["show_online_status"] = "on"
+        return client.post(
+            "/accounts/settings/", form, headers={"accept-language": "en"}, follow=True
+        )
+
+    assert "Deine Einstellungen sind gespeichert." in save("de").content.decode()
+    response = save("")
+    assert response["Content-Language"] == "en"
+    assert "Your settings are saved." in response.content.decode()

@@ -208,3 +208,22 @@ def test_a_failing_database_costs_one_line_and_the_game_stays_due(finished, monk
     assert "\n" not in record.getMessage()
     monkeypatch.undo()
     assert analysis_run_due() == 1
+
+
+def test_a_fragment_asked_for_after_the_session_ended_sends_the_browser_to_log_in(alice, bob):
+    """The summary is polled by htmx on the game-over screen: once logged out (another tab, an
+    expired session) it answered with the login page, which htmx swapped into the screen. Now
+    an HX-Redirect to the login page, back to the game page afterwards."""
+    from django.test import Client
+
+    from games.tests.helpers import play_to_end, start_game
+
+    game = start_game(alice, bob, end_score=20)
+    play_to_end(game, [alice, bob], seed=2)
+    page = f"/games/{game.pk}/"
+    response = Client().get(
+        f"/games/{game.pk}/analysis/",
+        headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"},
+    )
+    assert response.status_code == 200 and response.content == b""
+    assert response["HX-Redirect"] == f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"

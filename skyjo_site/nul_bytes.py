@@ -1,0 +1,18 @@
+"""A path or a query string holding a NUL character is no page: a 404. PostgreSQL refuses NUL
+in text, so looking one up (a username, an invite code, a search) was a server error; no name
+or code of the site holds one. Form fields refuse it themselves (Django's CharField)."""
+
+from django.http import Http404
+
+
+class NulBytesMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in values)
+            for key, values in request.GET.lists()
+        ):
+            raise Http404
+        return self.get_response(request)
