@@ -2,9 +2,21 @@
 
 
 class ChangedColumnsOnly:
-    """ModelAdmin mixin: saving a change writes only the columns its form changed. Django's
-    admin saves the whole row as it was read when the page opened, and would put back what was
-    written meanwhile (a rating at the end of a game, a ban by another moderator)."""
+    """ModelAdmin mixin: saving a change writes only the columns (and many-to-many fields) its
+    form changed. Django's admin saves the whole row as it was read when the page opened, and
+    would put back what was written meanwhile (a rating at the end of a game, a ban by another
+    moderator, the player's own settings, a log-in).
+
+    "Changed" is measured against what the page showed, not against the row when the form is
+    posted: each field carries its shown value in a hidden input (``show_hidden_initial``), so
+    that a value another writer changed meanwhile does not count as the moderator's change."""
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            for field in form.base_fields.values():
+                field.show_hidden_initial = True
+        return form
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -13,3 +25,10 @@ class ChangedColumnsOnly:
         fields = [name for name in form.changed_data if name in columns]
         if fields:
             obj.save(update_fields=fields)
+
+    def save_related(self, request, form, formsets, change):
+        if change:  # form.save_m2m() writes the many-to-many fields left in cleaned_data
+            for field in form.instance._meta.many_to_many:
+                if field.name not in form.changed_data:
+                    form.cleaned_data.pop(field.name, None)
+        super().save_related(request, form, formsets, change)

@@ -92,8 +92,10 @@ class Seat(models.Model):
 
     lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
+    # A deleted account leaves its seat empty: deleting the row would leave the lobby a seat
+    # short of its seat_count for good.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     bot_level = models.CharField(max_length=10, blank=True)
 

@@ -86,6 +86,8 @@ def report_create(
         return first, False
     try:
         with transaction.atomic():
+            if kind == Report.Kind.MESSAGE:
+                _lock_shown_message(report.message_id)
             report.save()
     except IntegrityError:  # the same report, sent twice at once
         return mine.get(), False
@@ -150,7 +152,9 @@ def message_hide(
         message = Message.objects.select_for_update(no_key=True).filter(pk=message_id).first()
         if message is None:
             raise NotFound(_("There is no such message."))
-        if message.is_hidden:
+        if message.is_hidden:  # answered its reports then; one filed meanwhile is answered now
+            _answer_reports_of(message, moderator)
+            _handled(_lock_report(report_id), moderator)
             return False
         chat_services.message_hide(message_id=message.pk, by=moderator)
         report = _lock_report(report_id)
@@ -166,10 +170,26 @@ def message_hide(
             reason=_reason(reason),
         )
         _handled(report, moderator)
-        Report.objects.filter(
-            kind=Report.Kind.MESSAGE, message_id=message.pk, status=Report.Status.OPEN
-        ).update(status=Report.Status.ACTIONED, handled_by=moderator, handled_at=timezone.now())
+        _answer_reports_of(message, moderator)
     return True
+
+
+def _lock_shown_message(message_id: int) -> None:
+    """Lock the message a report is about (the order of message_hide: Message, then Report),
+    ``NotFound`` if it was hidden since it was read: its reports were answered by the hide."""
+    shown = (
+        Message.objects.select_for_update(no_key=True)
+        .filter(pk=message_id, hidden_at__isnull=True)
+        .values_list("pk", flat=True)
+    )
+    if shown.first() is None:
+        raise NotFound(_("There is no such message."))
+
+
+def _answer_reports_of(message, moderator) -> None:
+    Report.objects.filter(
+        kind=Report.Kind.MESSAGE, message_id=message.pk, status=Report.Status.OPEN
+    ).update(status=Report.Status.ACTIONED, handled_by=moderator, handled_at=timezone.now())
 
 
 def player_silence(

@@ -57,7 +57,7 @@ for _origin in CSRF_TRUSTED_ORIGINS:
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "skyjo_site.apps.AdminConfig",  # django.contrib.admin, its site: skyjo_site/admin_site.py
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

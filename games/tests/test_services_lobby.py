@@ -129,3 +129,16 @@ def test_leaving_host_hands_over_or_closes(alice, bob, charlie):
     assert lobby.status == Lobby.Status.CLOSED
     with pytest.raises(LobbyClosed):
         services.lobby_join(lobby_id=lobby.pk, user=charlie)
+
+
+def test_a_deleted_account_leaves_its_seat_empty(alice, bob, charlie, django_user_model):
+    """Deleting the row of a seated player's account (the admin) took the seat row with it:
+    the lobby stayed a seat short of its seat_count for good."""
+    lobby = services.lobby_create(host=alice, name="Three", seat_count=3)
+    services.lobby_join(lobby_id=lobby.pk, user=bob)
+    bob.delete()
+    assert lobby.seats.count() == 3
+    services.lobby_join(lobby_id=lobby.pk, user=charlie)
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "x-dave-pw-1")
+    services.lobby_join(lobby_id=lobby.pk, user=dave)
+    assert sorted(s.user.username for s in lobby.seats.all()) == ["alice", "charlie", "dave"]

@@ -156,3 +156,56 @@ def test_a_lobby_message_is_reported_and_hidden(
     assert published == [("hidden", message.pk)]
     entry = AuditEntry.objects.get()
     assert (entry.lobby_id, entry.game_id, entry.message_id) == (lobby.pk, None, message.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_report_filed_while_the_message_is_hidden_is_refused_not_left_open(
+    maud, alice, bob, monkeypatch
+):
+    """The report read the message before the hide and was written after it: an open report
+    of a hidden message, which no hide answered. It now locks the message and looks again."""
+    import threading
+
+    from django.db import connections
+
+    game = start_game(alice, bob)
+    message = chat_services.chat_post(user=bob, text="idiots", game_id=game.pk)
+    read, hidden = threading.Event(), threading.Event()
+    readable = services.readable_message
+
+    def read_then_wait(reporter, message_id):
+        found = readable(reporter, message_id)
+        read.set()
+        hidden.wait(timeout=30)
+        return found
+
+    monkeypatch.setattr(services, "readable_message", read_then_wait)
+    outcome = []
+
+    def report():  # in a thread of its own, as another request
+        try:
+            outcome.append(report_message(alice, message))
+        except Exception as exc:
+            outcome.append(exc)
+        finally:
+            connections.close_all()
+
+    racer = threading.Thread(target=report)
+    racer.start()
+    assert read.wait(timeout=30)
+    assert services.message_hide(moderator=maud, message_id=message.pk, reason="insult")
+    hidden.set()
+    racer.join(timeout=60)
+    assert len(outcome) == 1 and isinstance(outcome[0], NotFound), outcome
+    assert not Report.objects.filter(status=Report.Status.OPEN).exists()
+
+
+def test_hiding_a_hidden_message_answers_a_report_still_open(maud, message, alice, charlie):
+    first, _ = report_message(charlie, message)
+    assert services.message_hide(moderator=maud, message_id=message.pk, reason="insult")
+    late = Report.objects.create(  # as one written by a race before the report locked
+        reporter=alice, kind=Report.Kind.MESSAGE, message_id=message.pk, player_id=message.author_id
+    )
+    assert services.message_hide(moderator=maud, message_id=message.pk, report_id=late.pk) is False
+    late.refresh_from_db()
+    assert late.status == Report.Status.ACTIONED and late.handled_by == maud

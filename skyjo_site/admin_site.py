@@ -1,0 +1,31 @@
+"""The admin site: Django's, but a staff member's own password change saves the password column
+alone (accounts.forms.PasswordOnlyMixin), as every other password form of the site does. Django's
+page saves the whole user row, and would put back a rating or a ban written meanwhile."""
+
+from django.contrib.admin import AdminSite
+from django.contrib.admin.forms import AdminPasswordChangeForm
+from django.contrib.auth.views import PasswordChangeView
+from django.urls import reverse
+
+from accounts.forms import PasswordOnlyMixin
+
+
+class OwnPasswordChangeForm(PasswordOnlyMixin, AdminPasswordChangeForm):
+    pass
+
+
+class SiteAdmin(AdminSite):
+    def password_change(self, request, extra_context=None):
+        """AdminSite.password_change with OwnPasswordChangeForm."""
+        view = PasswordChangeView.as_view(
+            form_class=OwnPasswordChangeForm,
+            success_url=reverse("admin:password_change_done", current_app=self.name),
+            extra_context={**self.each_context(request), **(extra_context or {})},
+            **(
+                {"template_name": self.password_change_template}
+                if self.password_change_template
+                else {}
+            ),
+        )
+        request.current_app = self.name
+        return view(request)
