@@ -27,23 +27,33 @@ pytestmark = [
 ]
 
 
-def _one_move_from_the_end(alice, bob):
-    """A two-player game to 1 point, played by random legal steps until the next step (returned)
-    would finish it."""
-    game = start_game(alice, bob, end_score=1)
+def _one_move_before(alice, bob, *, end_score: int, ends) -> tuple:
+    """A two-player game, played by random legal steps until the next step (returned, with the
+    game and the user to make it) would make ``ends(state)`` true."""
+    game = start_game(alice, bob, end_score=end_score)
     users, rng = [alice, bob], random.Random(4)
     while True:
         game.refresh_from_db()
-        state = engine.from_record(game.record)
+        state = engine.from_snapshot(game.snapshot)
         seat = state.to_act()[0]
         step = rng.choice(state.legal_actions(seat))
         trial = state.copy()
         trial.apply(seat, step)
-        if trial.finished:
+        if ends(trial):
             return game, users[seat], step.to_json()
         services.game_apply_action(
             game_id=game.pk, user=users[seat], action=step.to_json(), version=game.version
         )
+
+
+def _one_move_from_the_end(alice, bob):
+    return _one_move_before(alice, bob, end_score=1, ends=lambda state: state.finished)
+
+
+def _one_move_from_a_round_end(alice, bob):
+    return _one_move_before(
+        alice, bob, end_score=1000, ends=lambda state: state.phase == engine.ROUND_OVER
+    )
 
 
 class Racer(threading.Thread):
@@ -156,25 +166,6 @@ def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
     assert lobby.status == Lobby.Status.CLOSED and lobby.game_id == new.pk
     assert new.status == Game.Status.ABORTED  # closing the lobby stopped the new game
     assert not isinstance(new, ServiceError)
-
-
-def _one_move_from_a_round_end(alice, bob):
-    """A long two-player game, played by random legal steps until the next step (returned)
-    would end round 1."""
-    game = start_game(alice, bob, end_score=1000)
-    users, rng = [alice, bob], random.Random(4)
-    while True:
-        game.refresh_from_db()
-        state = engine.from_snapshot(game.snapshot)
-        seat = state.to_act()[0]
-        step = rng.choice(state.legal_actions(seat))
-        trial = state.copy()
-        trial.apply(seat, step)
-        if trial.phase == engine.ROUND_OVER:
-            return game, users[seat], step.to_json()
-        services.game_apply_action(
-            game_id=game.pk, user=users[seat], action=step.to_json(), version=game.version
-        )
 
 
 @pytest.mark.parametrize("ends", ["game", "round"])

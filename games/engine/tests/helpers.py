@@ -110,3 +110,16 @@ def snapshot(game: Game) -> tuple:
         [list(u) for u in game.up],
         list(game.hidden),
     )
+
+
+def play_randomly(game: Game, rng, steps: int) -> Game:
+    """Up to ``steps`` random legal steps (a deal counts as one), or until the game ends."""
+    for _ in range(steps):
+        if game.finished:
+            break
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        seat = rng.choice(game.to_act())
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game

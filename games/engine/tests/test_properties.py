@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from games.engine import HIDDEN, Game, Rules, from_record, to_record, view_of
 from games.engine.cards import DECK_COUNTER
 
+from .helpers import play_randomly
+
 PROFILE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 20_000
 
@@ -71,15 +73,7 @@ def test_all_150_cards_are_accounted_for_after_every_action(seed, n, game_rules)
 @given(seeds, players, rules, st.integers(min_value=0, max_value=400))
 def test_writing_and_replaying_a_record_gives_the_same_state(seed, n, game_rules, stop):
     rng = random.Random(seed)
-    game = Game([f"p{i}" for i in range(n)], game_rules, seed=seed)
-    for _ in range(stop):
-        if game.finished:
-            break
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        seat = rng.choice(game.to_act())
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    game = play_randomly(Game([f"p{i}" for i in range(n)], game_rules, seed=seed), rng, stop)
     record = json.loads(json.dumps(to_record(game)))
     again = from_record(record)
     assert to_record(again) == record

@@ -23,6 +23,7 @@ from games.engine import (
 )
 
 from . import reference
+from .helpers import play_randomly
 
 
 def clumped_deck(rng: random.Random) -> list[int]:
@@ -86,14 +87,7 @@ def test_a_record_changed_in_one_place_replays_or_is_refused_with_a_record_error
     for seed in range(60):
         rng = random.Random(seed)
         game = Game(["a", "b", "c"][: rng.randint(2, 3)], Rules(end_score=30), seed=seed)
-        for _ in range(rng.randint(0, 400)):
-            if game.finished:
-                break
-            if game.phase == "round_over":
-                game.next_round()
-                continue
-            seat = rng.choice(game.to_act())
-            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        play_randomly(game, rng, rng.randint(0, 400))
         record = to_record(game)
         for _ in range(150):
             changed = json.loads(json.dumps(record))
