@@ -216,11 +216,15 @@ class GameConsumer(UserSocket):
     # ---------------------------------------------------------------- presence
 
     def join(self) -> selectors.GameState:
-        """A player's socket counts as present from now on (a no-op for anyone else); then what
-        this user may see of the game (``NotFound`` if nothing): one thread hop, three queries,
-        nothing replayed."""
+        """What this user may see of the game (``NotFound`` if nothing); a player's socket
+        counts as present from then on (a no-op for anyone else). One thread hop, three
+        queries, nothing replayed; more only when the player comes back after being away."""
+        state = selectors.game_state_for_user(game_id=self.game_id, user=self.user)
         services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
-        return selectors.game_state_for_user(game_id=self.game_id, user=self.user)
+        was_away = state.seat is not None and state.seat in state.meta["away"]
+        if was_away and services.game_player_reconnected(game_id=self.game_id, seat=state.seat):
+            return selectors.game_state_for_user(game_id=self.game_id, user=self.user)
+        return state
 
     async def seen(self, change: int = 0, active: bool = False) -> None:
         """A sign of life of this seat (games.presence): +1 connect, -1 disconnect, 0 alive;

@@ -697,13 +697,32 @@ def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
     with transaction.atomic():
         game = _lock_game(game_id)
         GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
+        if not game.is_over:
+            _announce_back(game, seat, presence.seats_of(game))
+
+
+def game_player_reconnected(*, game_id: int, seat: int) -> bool:
+    """``seat`` counted as away (disconnected longer than the grace) when its socket connected,
+    which game_player_seen has counted since: if that ended its away state, tell everyone, as
+    game_player_back does. Whether it did."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
         if game.is_over:
-            return
-        state = restore(game)
-        game.version += 1
-        _schedule(game, state, presence.seats_of(game), mover=seat)
-        game.save(update_fields=["version", "bot_due_at", "updated_at"])
-        announce_game(game, state, {"kind": "back", "seat": seat})
+            return False
+        seats = presence.seats_of(game)
+        if seat in presence.game_away_seats(game, seats=seats):
+            return False  # away after timeouts: only a frame of the player's own ends that
+        _announce_back(game, seat, seats)
+        return True
+
+
+def _announce_back(game: Game, seat: int, seats) -> None:
+    """``seat`` is present again: a new version for everyone, and the runner's next look."""
+    state = restore(game)
+    game.version += 1
+    _schedule(game, state, seats, mover=seat)
+    game.save(update_fields=["version", "bot_due_at", "updated_at"])
+    announce_game(game, state, {"kind": "back", "seat": seat})
 
 
 def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:

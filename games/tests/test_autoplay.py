@@ -104,6 +104,40 @@ async def test_an_away_player_is_played_by_the_medium_bot_until_they_come_back(a
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_player_who_reconnects_after_being_away_is_shown_back_at_once(alice, bob):
+    game = await db(_game_with_bot)(alice, grace=5)
+    await GamePlayer.objects.filter(game=game, seat=0).aupdate(
+        connections=0, last_seen=timezone.now() - timedelta(seconds=60)
+    )
+    watcher, frame = await game_socket(bob, game.pk, fmt="html")
+    assert "away — played by bot" in frame
+    version = (await Game.objects.aget(pk=game.pk)).version
+    comm, first = await game_socket(alice, game.pk)
+    assert first["version"] == version + 1  # her first frame is already the one without the mark
+    pushed = await watcher.receive_from(timeout=5)
+    assert f'data-version="{version + 1}"' in pushed and "away — played by bot" not in pushed
+    player = await GamePlayer.objects.aget(game=game, seat=0)
+    assert player.connections == 1 and player.timeouts == 0
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_player_away_after_timeouts_is_not_back_by_connecting_alone(alice, bob):
+    game = await db(_game_with_bot)(alice, grace=5)
+    await GamePlayer.objects.filter(game=game, seat=0).aupdate(timeouts=2)
+    version = (await Game.objects.aget(pk=game.pk)).version
+    comm, first = await game_socket(alice, game.pk)
+    assert first["version"] == version  # nothing announced: only a frame of hers ends it
+    assert await comm.receive_nothing(timeout=0.3)
+    row = await Game.objects.aget(pk=game.pk)
+    assert await db(presence.game_away_seats)(row) == [0]
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_board_marks_an_away_seat(alice, client):
     game = _game_with_bot(alice, grace=5)
     GamePlayer.objects.filter(game=game, seat=0).update(

@@ -1,7 +1,9 @@
 /* The turn clock's countdown on the game board: counts #turn-clock down to its data-deadline
    (milliseconds since the epoch, server time). The server plays the turn when it runs out;
    this only shows it. #game's data-server-now (the page's render time) corrects this
-   browser's clock, so a clock that is off by minutes still counts the right seconds. */
+   browser's clock, so a clock that is off by minutes still counts the right seconds. It is
+   compared with the moment the page's first byte arrived, not with when this script ran: a
+   page that took seconds to load would otherwise gain those seconds. */
 (function () {
   "use strict";
   var LOW = 10;  // seconds left from which the pill turns red
@@ -12,6 +14,8 @@
     if (!el) return;
     var deadline = parseInt(el.dataset.deadline, 10);
     var left = Math.max(0, Math.ceil((deadline - (Date.now() + offset)) / 1000));
+    var most = parseInt(el.dataset.seconds, 10);  // a clock never shows more than a whole turn
+    if (!isNaN(most)) left = Math.min(left, most);
     var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     var out = el.querySelector(".clock-left");
     if (out && out.textContent !== text) out.textContent = text;
@@ -19,10 +23,16 @@
     el.classList.toggle("clock-low", left <= LOW);
   }
 
+  function pageArrived() {
+    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (nav && nav.responseStart > 0) return performance.timeOrigin + nav.responseStart;
+    return Date.now();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var game = document.getElementById("game");
     var now = game ? parseInt(game.dataset.serverNow, 10) : NaN;
-    if (!isNaN(now)) offset = now - Date.now();
+    if (!isNaN(now)) offset = now - pageArrived();
     tick();
     setInterval(tick, 250);
   });

@@ -140,3 +140,46 @@ def test_no_page_scrolls_sideways_on_a_phone(
             overflowing[name] = found
     anonymous.close()
     assert overflowing == {}
+
+
+IN_VIEW = """() => {
+  const box = document.getElementById("flash").getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+def test_an_error_shows_where_a_phone_player_is_looking(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    base = daphne_server
+    # The page does not hear of the move made beside it below, so its tap is on a stale version.
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    game = services.bot_game_create(user=alice, bots=3, level="medium")
+    for pos in (0, 1):
+        game.refresh_from_db()
+        services.game_apply_action(
+            game_id=game.pk, user=alice, action={"reveal": pos}, version=game.version
+        )
+    wait_for_turn(game, seat=0)
+    game.refresh_from_db()
+    services.game_apply_action(
+        game_id=game.pk, user=alice, action={"take": "deck"}, version=game.version
+    )
+
+    context = logged_in_context(browser, base, alice, viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    game.refresh_from_db()
+    services.game_apply_action(  # the same turn, from another device
+        game_id=game.pk, user=alice, action={"swap": 5}, version=game.version
+    )
+    page.locator('.cell.pickable[data-seat="0"][data-pos="11"]').click()
+    page.locator("#flash[data-code='stale_version']").wait_for()
+    assert page.evaluate(IN_VIEW), "the error is off-screen after the tap"
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate(IN_VIEW), "the error is off-screen at the bottom of the board"
+    page.screenshot(path=screenshot_dir / "phone-error-after-tap.png")
+    context.close()
