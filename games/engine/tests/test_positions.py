@@ -21,22 +21,13 @@ from games.engine import (
     view_of,
 )
 
-from .helpers import flip_to_round_end, new_game
+from .helpers import flip_to_round_end, new_game, play_randomly
 
 
 def random_game(players: int, seed: int, end_score: int = 100, stop: int | None = None) -> Game:
-    """A game of random legal steps (the next round dealt at once), stopped after ``stop`` steps."""
+    """A game of random legal steps (a deal counts as one), stopped after ``stop`` steps."""
     game = Game([f"p{i}" for i in range(players)], Rules(end_score=end_score), seed=seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not game.finished and (stop is None or steps < stop):
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        seat = game.to_act()[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-        steps += 1
-    return game
+    return play_randomly(game, random.Random(seed), 100_000 if stop is None else stop)
 
 
 def step_count(record: dict) -> int:

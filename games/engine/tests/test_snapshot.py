@@ -19,6 +19,7 @@ from games.engine import (
     view_of,
 )
 from games.engine.actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
+from games.engine.tests.helpers import play_randomly
 
 PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,17 +60,8 @@ def state(game: Game) -> tuple:
 
 def played(seed: int, n: int, game_rules: Rules, stop: int) -> Game:
     """``stop`` random legal steps (a new deal counts as one) from a seeded start."""
-    rng = random.Random(seed)
     game = Game([f"p{i}" for i in range(n)], game_rules, seed=seed)
-    for _ in range(stop):
-        if game.finished:
-            break
-        if game.phase == "round_over":
-            game.next_round()
-        else:
-            seat = rng.choice(game.to_act())
-            game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return game
+    return play_randomly(game, random.Random(seed), stop)
 
 
 def through_json(game: Game) -> Game:
