@@ -164,13 +164,16 @@ else:
         # Several writers share the file (request and socket threads, the bot runner): every
         # transaction takes the write lock when it begins (IMMEDIATE), so none fails with
         # "database is locked" upgrading a read lock; a writer waits up to `timeout` seconds
-        # for its turn; WAL lets reads go on beside a write. docs/deployment.md.
+        # for its turn; WAL lets reads go on beside a write. A commit reaches the disk before
+        # it is acknowledged (synchronous=FULL), so a move survives a power cut too; NORMAL
+        # only survives a crash of the process. docs/deployment.md.
         # Connections are kept (opening one ran its PRAGMAs again on every call).
         "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous="
+            + env_choice("SKYJO_SQLITE_SYNCHRONOUS", "full", ["full", "normal"]),
         },
         # A file, not memory: the Daphne server that browser tests fork must see it.
         "TEST": {

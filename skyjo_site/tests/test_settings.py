@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.db.utils import ConnectionHandler
 
 from skyjo_site import env
 from skyjo_site.tests.settings_helpers import PRODUCTION, ROOT, _manage
@@ -21,6 +22,26 @@ def test_embedded_default(load):
     assert s["SKYJO_BOT_DELAY"] == 0.8
     assert s["SKYJO_DISCONNECT_GRACE"] == 60
     assert "127.0.0.1" in s["ALLOWED_HOSTS"]
+
+
+@pytest.mark.parametrize(
+    ("variables", "synchronous"), [({}, 2), ({"SKYJO_SQLITE_SYNCHRONOUS": "normal"}, 1)]
+)
+def test_the_embedded_database_writes_a_commit_to_disk_before_answering(
+    load, tmp_path, variables, synchronous, django_db_blocker
+):
+    """FULL (2) by default: an acknowledged move survives a power cut, not only a crash of the
+    process. The connection is made with the settings' own options."""
+    database = {**load(**variables)["DATABASES"]["default"], "NAME": tmp_path / "db.sqlite3"}
+    wrapper = ConnectionHandler({"default": database})["default"]  # Django fills in defaults
+    try:
+        with django_db_blocker.unblock(), wrapper.cursor() as cursor:
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone()[0] == synchronous
+            cursor.execute("PRAGMA journal_mode")
+            assert cursor.fetchone()[0] == "wal"
+    finally:
+        wrapper.close()
 
 
 def test_production(load):
@@ -165,6 +186,7 @@ def test_smtp_email(load):
         ({"SKYJO_WS_MAX_DROPPED": "1.5"}, "SKYJO_WS_MAX_DROPPED='1.5' is invalid"),
         ({"SKYJO_TRUSTED_PROXIES": "-1"}, "SKYJO_TRUSTED_PROXIES='-1' is invalid"),
         ({"SKYJO_LOGIN_BRAKE": "50"}, "SKYJO_LOGIN_BRAKE='50' is invalid"),
+        ({"SKYJO_SQLITE_SYNCHRONOUS": "off"}, "SKYJO_SQLITE_SYNCHRONOUS='off' is invalid"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(load, variables, message):
