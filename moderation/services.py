@@ -289,22 +289,20 @@ def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
 def lobby_close(
     *, moderator, lobby_id: int, reason: str = "", report_id: int | None = None
 ) -> bool:
-    """Close a lobby; its running game stops and is voided (it counts nowhere)."""
+    """Close a lobby; its running game stops and is voided (it counts nowhere). The entry
+    names the game that games.moderation.lobby_close stopped, read under its locks (Lobby,
+    then Game; the report after them): none if the game had finished, which stays counted."""
     _require(moderator, "close_lobby")
     with transaction.atomic():
-        game_id = (
-            Game.objects.filter(lobby_id=lobby_id, status=Game.Status.PLAYING)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if not games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True):
+        closed = games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
+        if closed is None:
             return False
         report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.CLOSE_LOBBY,
             lobby_id=lobby_id,
-            game_id=game_id,
+            game_id=closed.game_id,
             report=report,
             reason=_reason(reason),
         )

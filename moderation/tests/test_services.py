@@ -13,6 +13,8 @@ from django.utils import timezone
 from accounts import services as accounts_services
 from chat import services as chat_services
 from conftest import PASSWORD
+from games import moderation as games_moderation
+from games import services as game_services
 from games.errors import BadRequest, NotFound
 from games.models import Game, Lobby
 from games.services import bot_game_create
@@ -232,6 +234,47 @@ def test_closing_a_lobby_voids_its_game_and_tells_everyone(
     )
     assert services.lobby_close(moderator=maud, lobby_id=game.lobby_id) is False
     assert AuditEntry.objects.count() == 1
+
+
+def _just_before_the_locks(monkeypatch, then):
+    """Run ``then`` as games.moderation.lobby_close begins: after all that the moderation
+    service did before it, before its locks (a player's move or start, in a race)."""
+    close = games_moderation.lobby_close
+
+    def late(**kwargs):
+        then()
+        return close(**kwargs)
+
+    monkeypatch.setattr(games_moderation, "lobby_close", late)
+
+
+def test_closing_a_lobby_names_the_game_that_started_just_before(maud, alice, bob, monkeypatch):
+    lobby = game_services.lobby_create(host=alice, name="Table", seat_count=2, end_score=100)
+    game_services.lobby_join(lobby_id=lobby.pk, user=bob)
+    started = []
+    _just_before_the_locks(
+        monkeypatch,
+        lambda: started.append(game_services.lobby_start(lobby_id=lobby.pk, user=alice)),
+    )
+    assert services.lobby_close(moderator=maud, lobby_id=lobby.pk, reason="spam")
+    [game] = started
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.voided
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.lobby_id, entry.game_id) == ("close_lobby", lobby.pk, game.pk)
+
+
+def test_closing_a_lobby_leaves_a_game_that_just_finished_counted_and_unnamed(
+    maud, alice, bob, monkeypatch
+):
+    game = start_game(alice, bob, end_score=1)
+    _just_before_the_locks(monkeypatch, lambda: play_to_end(game, [alice, bob]))
+    assert services.lobby_close(moderator=maud, lobby_id=game.lobby_id)
+    game.refresh_from_db()
+    assert game.lobby.status == Lobby.Status.CLOSED
+    assert game.status == Game.Status.FINISHED and not game.voided and game.counts
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.lobby_id, entry.game_id) == ("close_lobby", game.lobby_id, None)
 
 
 def test_stopping_a_game_voids_it_and_tells_everyone(
