@@ -71,8 +71,12 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
 
     @admin.action(description="Unban selected users")
     def unban_users(self, request, queryset):
-        unbanned = sum(
-            moderation.player_unban(moderator=request.user, user_id=pk)
-            for pk in queryset.values_list("pk", flat=True)
-        )
+        try:
+            unbanned = sum(
+                moderation.player_unban(moderator=request.user, user_id=pk)
+                for pk in queryset.values_list("pk", flat=True)
+            )
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return
         self.message_user(request, f"Unbanned {unbanned} user(s).", messages.SUCCESS)

@@ -9,6 +9,7 @@ the only ways a moderator changes it.
 """
 
 import logging
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,20 +22,31 @@ from games.services import announce_game, announce_lobby, restore
 log = logging.getLogger("skyjo.moderation")
 
 
-def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> bool:
+@dataclass(frozen=True)
+class LobbyClosure:
+    """What ``lobby_close`` did: it closed lobby ``lobby_id`` and stopped its running game
+    ``game_id`` (``None``: it had none; a game already over is left as it ended)."""
+
+    lobby_id: int
+    game_id: int | None
+
+
+def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> LobbyClosure | None:
     """Close a lobby and stop its running game (voided with ``void``: it counts nowhere).
-    ``False``: it was closed already."""
+    Which game that is, and whether it still runs, is read under the locks (Lobby, then Game):
+    a game that finished before is left finished. ``None``: the lobby was closed already."""
     with transaction.atomic():
         lobby = _lock_lobby(lobby_id)
         if lobby.status == Lobby.Status.CLOSED:
-            return False
+            return None
         lobby.status = Lobby.Status.CLOSED
         lobby.save(update_fields=["status"])
-        if lobby.game_id:
-            _stop(_lock_game(lobby.game_id), lobby, void)
+        stopped = None
+        if lobby.game_id and _stop(_lock_game(lobby.game_id), lobby, void):
+            stopped = lobby.game_id
         announce_lobby(lobby.pk)
     log.info("lobby %s closed by %s", lobby_id, _who(moderator))
-    return True
+    return LobbyClosure(lobby_id=lobby_id, game_id=stopped)
 
 
 def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
@@ -55,10 +67,11 @@ def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
     return True
 
 
-def _stop(game: Game, lobby: Lobby | None, void: bool) -> None:
-    """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone."""
+def _stop(game: Game, lobby: Lobby | None, void: bool) -> bool:
+    """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone;
+    ``False``: it was over already, and stays as it ended."""
     if game.is_over:
-        return
+        return False
     game.status = Game.Status.ABORTED
     game.voided = void
     game.finished_at = timezone.now()
@@ -70,6 +83,7 @@ def _stop(game: Game, lobby: Lobby | None, void: bool) -> None:
     announce_game(game, restore(game), {"kind": "aborted"})
     if lobby is not None:
         announce_lobby(lobby.pk)
+    return True
 
 
 def _lock_lobby(lobby_id: int) -> Lobby:

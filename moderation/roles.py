@@ -59,3 +59,19 @@ def sync_group(apps=None):
 def is_moderator(user) -> bool:
     """Whether ``user`` may open the moderation pages (the queue)."""
     return bool(user and user.is_authenticated and user.has_perm(perm("view_report")))
+
+
+def is_moderator_or_superuser(user) -> bool:
+    """Whether ``user`` is a superuser or a moderator (in the group, or holding the queue's
+    permission): only a superuser may ban or silence them, or lift their ban or silence."""
+    return bool(
+        user.is_superuser
+        or user.groups.filter(name=GROUP_NAME).exists()
+        or user.has_perm(perm("view_report"))
+    )
+
+
+def may_sanction(moderator, player) -> bool:
+    """Whether ``moderator`` may ban or silence ``player`` (or lift it): a superuser anyone, a
+    moderator only players who are neither superusers nor moderators."""
+    return moderator.is_superuser or not is_moderator_or_superuser(player)

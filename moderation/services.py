@@ -8,7 +8,8 @@ games, accounts.services for bans, chat.services for messages and silences), wri
 commit: those services publish then (a stopped game's board, a closed lobby, a hidden message
 gone from every open page) and a ban closes the player's open sockets.
 An action that changes nothing (a game already over, a player already unbanned) returns
-``False`` and writes no entry.
+``False`` and writes no entry. Only a superuser bans or silences a superuser or a moderator, or
+lifts their ban or silence (moderation.roles.may_sanction): a moderator gets ``BadRequest``.
 """
 
 from datetime import datetime
@@ -27,7 +28,7 @@ from games import selectors
 from games.errors import BadRequest, NotFound
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
-from moderation.roles import perm
+from moderation.roles import may_sanction, perm
 
 MAX_TEXT = Report._meta.get_field("text").max_length
 MAX_REASON = accounts_services.MAX_REASON
@@ -209,6 +210,7 @@ def player_silence(
     player = _player(user_id)
     if player.pk == moderator.pk:
         raise BadRequest(_("You cannot silence yourself."))
+    _require_rank(moderator, player)
     with transaction.atomic():
         chat_services.user_silence(user=player, until=until, reason=reason, by=moderator)
         report = _lock_report(report_id)
@@ -228,6 +230,7 @@ def player_unsilence(*, moderator, user_id: int, reason: str = "") -> bool:
     """End every chat silence of a player now (chat.services.silence_lift)."""
     _require(moderator, "silence_player")
     player = _player(user_id)
+    _require_rank(moderator, player)
     with transaction.atomic():
         if not chat_services.silence_lift(user=player, by=moderator):
             return False
@@ -252,6 +255,7 @@ def player_ban(
     player = _player(user_id)
     if player.pk == moderator.pk:
         raise BadRequest(_("You cannot ban yourself."))
+    _require_rank(moderator, player)
     with transaction.atomic():
         if not accounts_services.user_ban(
             user_id=player.pk, reason=reason, until=until, moderator=moderator
@@ -274,6 +278,7 @@ def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
     """Lift a player's ban."""
     _require(moderator, "ban_player")
     player = _player(user_id)
+    _require_rank(moderator, player)
     with transaction.atomic():
         if not accounts_services.user_unban(user_id=player.pk):
             return False
@@ -284,22 +289,20 @@ def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
 def lobby_close(
     *, moderator, lobby_id: int, reason: str = "", report_id: int | None = None
 ) -> bool:
-    """Close a lobby; its running game stops and is voided (it counts nowhere)."""
+    """Close a lobby; its running game stops and is voided (it counts nowhere). The entry
+    names the game that games.moderation.lobby_close stopped, read under its locks (Lobby,
+    then Game; the report after them): none if the game had finished, which stays counted."""
     _require(moderator, "close_lobby")
     with transaction.atomic():
-        game_id = (
-            Game.objects.filter(lobby_id=lobby_id, status=Game.Status.PLAYING)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if not games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True):
+        closed = games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
+        if closed is None:
             return False
         report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.CLOSE_LOBBY,
             lobby_id=lobby_id,
-            game_id=game_id,
+            game_id=closed.game_id,
             report=report,
             reason=_reason(reason),
         )
@@ -338,6 +341,14 @@ def _require(moderator, codename: str) -> None:
         or not moderator.has_perm(perm(codename))
     ):
         raise PermissionDenied(codename)
+
+
+def _require_rank(moderator, player) -> None:
+    """Only a superuser bans or silences a superuser or a moderator (or lifts it)."""
+    if not may_sanction(moderator, player):
+        raise BadRequest(
+            _("Only a superuser can ban or silence a moderator or a superuser, or lift it.")
+        )
 
 
 def _reason(reason: str, *, required: bool = False) -> str:

@@ -132,7 +132,7 @@ def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, hold, mo
     calls = (move, close) if move_first else (close, move)
     outcomes = dict(zip(calls, _race(game, *calls, hold=hold), strict=True))
     moved, closed = outcomes[move], outcomes[close]
-    assert closed is True, closed  # lobby_close closed it, and raised nothing
+    assert isinstance(closed, moderation.LobbyClosure), closed  # closed it, raised nothing
     game.refresh_from_db()
     lobby = Lobby.objects.get(pk=game.lobby_id)
     assert lobby.status == Lobby.Status.CLOSED
@@ -141,9 +141,10 @@ def test_closing_the_lobby_and_the_last_move_never_deadlock(alice, bob, hold, mo
         assert Move.objects.filter(game=game, version=moved.version).exists()
         alice.refresh_from_db()
         assert alice.rated_games == 1
+        assert closed.game_id is None  # the close found the game over: it stopped none
     else:  # the close came first: the game was stopped, the move refused
         assert isinstance(moved, GameOver), moved
-        assert game.status == Game.Status.ABORTED
+        assert game.status == Game.Status.ABORTED and closed.game_id == game.pk
         assert not Move.objects.filter(game=game, version=game.version).exists()
     assert (hold == "lobby" and move_first) == (game.status == Game.Status.FINISHED)
 
@@ -159,12 +160,13 @@ def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
         return moderation.lobby_close(lobby_id=game.lobby_id)
 
     new, closed = _race(game, rematch, close)
-    assert closed is True, closed
+    assert isinstance(closed, moderation.LobbyClosure), closed
     assert isinstance(new, Game), new
     lobby = Lobby.objects.get(pk=game.lobby_id)
     new.refresh_from_db()
     assert lobby.status == Lobby.Status.CLOSED and lobby.game_id == new.pk
     assert new.status == Game.Status.ABORTED  # closing the lobby stopped the new game
+    assert closed.game_id == new.pk
     assert not isinstance(new, ServiceError)
 
 

@@ -108,7 +108,7 @@ def test_stopping_a_game_closes_its_lobby_and_tells_everyone(
     # A second stop changes and tells nothing.
     with django_capture_on_commit_callbacks(execute=True):
         assert moderation.game_stop(game_id=game.pk) is False
-        assert moderation.lobby_close(lobby_id=game.lobby_id) is False
+        assert moderation.lobby_close(lobby_id=game.lobby_id) is None
     assert len(published) == 2
 
 
@@ -139,7 +139,8 @@ def test_moderation_locks_the_lobby_before_the_game_and_writes_only_its_columns(
 def test_a_rematch_does_not_reopen_a_lobby_a_moderator_closed(alice, bob):
     game = start_game(alice, bob, end_score=1)
     play_to_end(game, [alice, bob])
-    assert moderation.lobby_close(lobby_id=game.lobby_id, void=True) is True
+    closed = moderation.lobby_close(lobby_id=game.lobby_id, void=True)
+    assert closed == moderation.LobbyClosure(lobby_id=game.lobby_id, game_id=None)
     with pytest.raises(LobbyClosed):
         services.game_rematch(game_id=game.pk, user=bob)
     lobby = Lobby.objects.get(pk=game.lobby_id)
@@ -147,3 +148,4 @@ def test_a_rematch_does_not_reopen_a_lobby_a_moderator_closed(alice, bob):
     assert Game.objects.filter(lobby=lobby).count() == 1
     game.refresh_from_db()
     assert game.rematch_id is None
+    assert game.status == Game.Status.FINISHED and not game.voided  # it counts

@@ -1,5 +1,5 @@
-"""Fixtures of the moderation tests: ``maud``, a moderator (in the Moderators group, staff, no
-superuser); ``published``: what was published after the commit.
+"""Fixtures of the moderation tests: ``maud`` and ``mona``, moderators (in the Moderators group,
+staff, no superuser); ``root``, a superuser; ``published``: what was published after the commit.
 
 The data migration makes the group; a transactional test's flush empties every table after it,
 so the fixture makes sure of the group (moderation.roles.sync_group, as ``manage.py
@@ -9,18 +9,32 @@ import pytest
 
 from accounts import sockets
 from chat import publish as chat_publish
-from conftest import _make_user
+from conftest import PASSWORD, _make_user
 from games import publish
 from moderation.roles import sync_group
 
 
-@pytest.fixture
-def maud(db, django_user_model):
-    user = _make_user(django_user_model, "maud")
+def _make_moderator(django_user_model, username):
+    user = _make_user(django_user_model, username)
     user.groups.add(sync_group())
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     return django_user_model.objects.get(pk=user.pk)  # no cached permissions
+
+
+@pytest.fixture
+def maud(db, django_user_model):
+    return _make_moderator(django_user_model, "maud")
+
+
+@pytest.fixture
+def mona(db, django_user_model):
+    return _make_moderator(django_user_model, "mona")
+
+
+@pytest.fixture
+def root(db, django_user_model):
+    return django_user_model.objects.create_superuser("root", "root@example.com", PASSWORD)
 
 
 @pytest.fixture

@@ -10,7 +10,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import services as accounts_services
+from chat import services as chat_services
 from conftest import PASSWORD
+from games import moderation as games_moderation
+from games import services as game_services
 from games.errors import BadRequest, NotFound
 from games.models import Game, Lobby
 from games.services import bot_game_create
@@ -161,6 +165,53 @@ def test_a_ban_whose_time_is_up_is_lifted_at_log_in_and_on_the_next_request(maud
     assert not bob.is_banned and bob.banned_until is None
 
 
+def _sanctioned(player) -> tuple[bool, bool]:
+    """Whether ``player`` is banned, and whether they are silenced."""
+    player.refresh_from_db()
+    return player.is_banned, player.chat_silences.filter(lifted_at__isnull=True).exists()
+
+
+@pytest.mark.parametrize("target", ["mona", "root"])
+def test_a_moderator_may_not_ban_or_silence_a_moderator_or_a_superuser(
+    request, maud, charlie, target
+):
+    player = request.getfixturevalue(target)
+    rep, _ = report(charlie, "player", player.pk)
+    until = timezone.now() + timedelta(days=1)
+    sanction = {"user_id": player.pk, "reason": "x", "until": until, "report_id": rep.pk}
+    for call in (services.player_ban, services.player_silence):
+        with pytest.raises(BadRequest, match="Only a superuser"):
+            call(moderator=maud, **sanction)
+    assert _sanctioned(player) == (False, False)
+    rep.refresh_from_db()
+    assert rep.is_open and not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("target", ["mona", "root"])
+def test_a_moderator_may_not_lift_the_ban_or_silence_of_a_moderator_or_a_superuser(
+    request, maud, target
+):
+    player = request.getfixturevalue(target)
+    accounts_services.user_ban(user_id=player.pk, reason="x")
+    chat_services.user_silence(user=player, until=None, reason="x", by=None)
+    for call in (services.player_unban, services.player_unsilence):
+        with pytest.raises(BadRequest, match="Only a superuser"):
+            call(moderator=maud, user_id=player.pk)
+    assert _sanctioned(player) == (True, True)
+    assert not AuditEntry.objects.exists()
+
+
+def test_a_superuser_may_ban_and_silence_a_moderator_and_lift_it(root, mona):
+    until = timezone.now() + timedelta(days=1)
+    assert services.player_ban(moderator=root, user_id=mona.pk, reason="x", until=until)
+    assert services.player_silence(moderator=root, user_id=mona.pk, reason="x", until=until)
+    assert _sanctioned(mona) == (True, True)
+    assert services.player_unban(moderator=root, user_id=mona.pk)
+    assert services.player_unsilence(moderator=root, user_id=mona.pk)
+    assert _sanctioned(mona) == (False, False)
+    assert AuditEntry.objects.filter(moderator=root, player=mona).count() == 4
+
+
 def test_closing_a_lobby_voids_its_game_and_tells_everyone(
     maud, game, charlie, published, django_capture_on_commit_callbacks
 ):
@@ -183,6 +234,47 @@ def test_closing_a_lobby_voids_its_game_and_tells_everyone(
     )
     assert services.lobby_close(moderator=maud, lobby_id=game.lobby_id) is False
     assert AuditEntry.objects.count() == 1
+
+
+def _just_before_the_locks(monkeypatch, then):
+    """Run ``then`` as games.moderation.lobby_close begins: after all that the moderation
+    service did before it, before its locks (a player's move or start, in a race)."""
+    close = games_moderation.lobby_close
+
+    def late(**kwargs):
+        then()
+        return close(**kwargs)
+
+    monkeypatch.setattr(games_moderation, "lobby_close", late)
+
+
+def test_closing_a_lobby_names_the_game_that_started_just_before(maud, alice, bob, monkeypatch):
+    lobby = game_services.lobby_create(host=alice, name="Table", seat_count=2, end_score=100)
+    game_services.lobby_join(lobby_id=lobby.pk, user=bob)
+    started = []
+    _just_before_the_locks(
+        monkeypatch,
+        lambda: started.append(game_services.lobby_start(lobby_id=lobby.pk, user=alice)),
+    )
+    assert services.lobby_close(moderator=maud, lobby_id=lobby.pk, reason="spam")
+    [game] = started
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.voided
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.lobby_id, entry.game_id) == ("close_lobby", lobby.pk, game.pk)
+
+
+def test_closing_a_lobby_leaves_a_game_that_just_finished_counted_and_unnamed(
+    maud, alice, bob, monkeypatch
+):
+    game = start_game(alice, bob, end_score=1)
+    _just_before_the_locks(monkeypatch, lambda: play_to_end(game, [alice, bob]))
+    assert services.lobby_close(moderator=maud, lobby_id=game.lobby_id)
+    game.refresh_from_db()
+    assert game.lobby.status == Lobby.Status.CLOSED
+    assert game.status == Game.Status.FINISHED and not game.voided and game.counts
+    [entry] = AuditEntry.objects.all()
+    assert (entry.action, entry.lobby_id, entry.game_id) == ("close_lobby", game.lobby_id, None)
 
 
 def test_stopping_a_game_voids_it_and_tells_everyone(

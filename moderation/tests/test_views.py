@@ -204,6 +204,29 @@ def test_a_ban_needs_a_reason(client, maud, bob):
     assert not bob.is_banned
 
 
+@pytest.mark.parametrize("target", ["mona", "root"])
+def test_a_moderator_reads_why_they_may_not_ban_or_silence_a_moderator_or_a_superuser(
+    client, request, maud, target
+):
+    player = request.getfixturevalue(target)
+    client.force_login(maud)
+    here = reverse("moderation:player", args=[player.username])
+    for action, duration in (("ban", "forever"), ("silence", "1h")):
+        page = client.post(
+            reverse("moderation:act", args=[action, player.pk]),
+            {"next": here, "duration": duration, "reason": "x"},
+            follow=True,
+        )
+        assert page.redirect_chain == [(here, 302)], action
+        assert (
+            "Only a superuser can ban or silence a moderator or a superuser, or lift it."
+            in page.content.decode()
+        ), action
+    player.refresh_from_db()
+    assert not player.is_banned and not player.chat_silences.exists()
+    assert not AuditEntry.objects.exists()
+
+
 def test_a_moderator_has_no_way_to_edit_or_delete_the_audit_log(client, maud, bob):
     client.force_login(maud)
     client.post(reverse("moderation:act", args=["ban", bob.pk]), {"duration": "1d", "reason": "x"})
