@@ -53,7 +53,8 @@ def my_lobbies(user):
 
 
 def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lobby:
-    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite."""
+    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite,
+    unless the host removed them from it (the invite no longer lets them in)."""
     lobby = (
         Lobby.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -62,12 +63,14 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
     )
     if lobby is None:
         raise NotFound("There is no such lobby.")
-    if lobby.is_public or (invite_code and invite_code == lobby.invite_code):
+    if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
         return lobby
     if user.is_authenticated and lobby.removed_users.filter(pk=user.pk).exists():
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
+    if invite_code and invite_code == lobby.invite_code:
+        return lobby
     raise NotFound("There is no such lobby, or it is private.")
 
 
