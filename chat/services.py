@@ -50,6 +50,7 @@ from chat.selectors import active_silence
 from games.errors import NotFound
 from games.models import Game, GamePlayer
 from games.selectors import lobby_for_user
+from moderation.roles import sees_private_games
 
 
 def chat_post(
@@ -119,7 +120,7 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
             raise NotFound()
         if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
             return Message.Channel.PLAYERS, {"game": game}
-        if not game.lobby.is_public and not author.is_staff:
+        if not game.lobby.is_public and not sees_private_games(author):
             raise NotFound()
         return Message.Channel.SPECTATORS, {"game": game}
     lobby = lobby_for_user(lobby_id=lobby_id, user=author, invite_code=invite)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import clock, compiled, engine, presence
 from games.errors import NotFound
 from games.models import Game, GamePlayer, Lobby, Seat
+from moderation.roles import sees_private_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
 
 def _check_may_watch(game: Game, seat: int | None, user) -> None:
     """A private game is seen by its players and moderators only."""
-    if seat is None and not game.lobby.is_public and not user.is_staff:
+    if seat is None and not game.lobby.is_public and not sees_private_games(user):
         raise NotFound("There is no such game, or it is private.")
 
 

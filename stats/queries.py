@@ -10,7 +10,8 @@ leaderboard orders and pages users in SQL (``ORDER BY ... LIMIT``), with its ran
 window function.
 
 A private game exists only for its players: it counts in a profile's figures and history
-only when the ``viewer`` played in it, or is a moderator (staff). No viewer: public games only.
+only when the ``viewer`` played in it, or is a moderator
+(moderation.roles.sees_private_games). No viewer: public games only.
 """
 
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import GamePlayer
+from moderation.roles import sees_private_games
 from stats.models import GameResult, RatingChange, RoundResult
 
 RECENT_GAMES = 20
@@ -53,9 +55,14 @@ OPPONENT_GAMES = 1000
 BUCKET = 5
 
 
+def sees_all(user, viewer) -> bool:
+    """Whether ``viewer`` may see every game of ``user``: their own, or a moderator."""
+    return viewer is not None and (viewer == user or sees_private_games(viewer))
+
+
 def visible(user, viewer) -> Q:
     """A filter on stats rows (and GamePlayer): the games of ``user`` that ``viewer`` may see."""
-    if viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user):
+    if sees_all(user, viewer):
         return Q()
     if viewer is None or not viewer.is_authenticated:
         return Q(is_public=True)
@@ -234,7 +241,7 @@ def _opponents(user, viewer) -> list[dict]:
     Raw SQL: a self-join of the game rows on the game (the ORM has no relation between two
     seats of one game; a correlated subquery per row was a hundred times slower)."""
     seen, params = "", [user.pk]
-    if not (viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user)):
+    if not sees_all(user, viewer):
         seen = "AND is_public"
         if viewer is not None and viewer.is_authenticated:
             seen = (
