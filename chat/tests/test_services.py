@@ -67,6 +67,14 @@ def test_a_private_game_takes_a_moderators_post_as_a_spectators_not_staffs(
     assert message.channel == Message.Channel.SPECTATORS
 
 
+def test_a_removed_player_may_not_post_in_the_lobby_with_its_invite(alice, bob):
+    lobby = game_services.lobby_create(host=alice, name="secret", seat_count=2, is_public=False)
+    game_services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game_services.lobby_remove_player(lobby_id=lobby.pk, host=alice, seat_index=1)
+    with pytest.raises(NotFound, match="removed you"):
+        services.chat_post(user=bob, text="hi", lobby_id=lobby.pk, invite_code=lobby.invite_code)
+
+
 def test_it_refuses_empty_and_too_long(game, alice):
     with pytest.raises(ChatEmpty):
         services.chat_post(user=alice, text="   ", game_id=game.pk)
