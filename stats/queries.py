@@ -9,8 +9,8 @@ number of queries whose work grows with that player's rows only, never with the 
 leaderboard orders and pages users in SQL (``ORDER BY ... LIMIT``), with its ranks from a
 window function.
 
-A private game exists only for its players: it counts in a profile's figures and history
-only when the ``viewer`` played in it, or is a moderator
+A private game exists only for its players: it counts in a profile's figures, rating chart
+and history only when the ``viewer`` played in it, or is a moderator
 (moderation.roles.sees_private_games). No viewer: public games only.
 """
 
@@ -191,11 +191,25 @@ def player_profile(user, *, viewer=None) -> Profile:
         setattr(sides[kind], f"{end}_round", row)
 
     history = list(
-        RatingChange.objects.filter(user=user)
+        _rating_changes(user, viewer)
         .order_by("-rated_at", "-game_id")
         .values("rating_before", "rating_after", "rated_at", "game_id")[:RATING_POINTS]
     )[::-1]
     return Profile(sides[False], sides[True], history, _opponents(user, viewer))
+
+
+def _rating_changes(user, viewer):
+    """``user``'s rating changes in the games ``viewer`` may see (the chart of a private game's
+    change would tell its result). RatingChange rows have no is_public of their own: the
+    game's lobby says it, as for the history; the viewer's own private games from their rows."""
+    changes = RatingChange.objects.filter(user=user)
+    if sees_all(user, viewer):
+        return changes
+    public = Q(game__lobby__is_public=True)
+    if viewer is None or not viewer.is_authenticated:
+        return changes.filter(public)
+    mine = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
+    return changes.filter(public | Q(game_id__in=mine))
 
 
 def _extremes(rows, column: str, recent: str) -> dict:

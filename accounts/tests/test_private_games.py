@@ -57,6 +57,27 @@ def test_its_players_and_moderators_see_it(client, private_game, alice, bob, mod
     assert [e.game for e in response.context["history"]] == [private_game]
 
 
+@pytest.mark.parametrize("who", ["visitor", "stranger", "staff", "player", "own", "moderator"])
+def test_its_rating_change_is_charted_only_for_those_who_may_see_it(
+    client, private_game, alice, bob, charlie, staff, moderator, who
+):
+    """Alice's rating moved in the private game: a chart point with its date would tell a
+    stranger its result."""
+    from stats.models import RatingChange
+
+    assert RatingChange.objects.filter(user=alice, game=private_game).exists()
+    viewer = {"visitor": None, "stranger": charlie, "staff": staff}
+    viewer |= {"player": bob, "own": alice, "moderator": moderator}
+    response = profile(client, viewer[who])
+    history = response.context["profile"].rating_history
+    page = response.content.decode()
+    if who in ("visitor", "stranger", "staff"):
+        assert history == [] and "Rating history" not in page
+    else:
+        assert [h["game_id"] for h in history] == [private_game.pk]
+        assert "Rating history" in page
+
+
 def test_a_moderator_may_open_it_and_a_stranger_may_not(
     client, private_game, charlie, staff, moderator
 ):

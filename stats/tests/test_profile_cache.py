@@ -106,6 +106,8 @@ def test_a_private_game_counts_only_for_its_players_whoever_looked_first(
     order = [first, *(name for name in expected if name != first)]
     for name in order + order:
         assert games_seen(client, viewers.get(name)) == expected[name], name
+        figures = view(client, viewers.get(name))[0].context["profile"]
+        assert len(figures.rating_history) == expected[name], name  # one point per rated game
     page = view(client, charlie)[0].content.decode()
     assert 'href="/u/bob/"' not in page and "Hidden table" not in page
     opponents = view(client, bob)[0].context["profile"].opponents
