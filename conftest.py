@@ -1,6 +1,7 @@
 """Fixtures shared by every test in the project.
 
-- ``alice``, ``bob``, ``charlie``: players whose password is ``PASSWORD``. Log a test client
+- ``alice``, ``bob``, ``charlie``: players whose password is ``PASSWORD``; ``moderator`` (in
+  the Moderators group, staff) and ``staff`` (``is_staff`` alone, no moderator). Log a test client
   in with ``client.force_login(alice)``; ``client.login()`` does not work here because
   django-axes needs the request (use a POST to ``/accounts/login/`` to test logging in).
 - ``redis_url``: a Redis to talk to (``REDIS_URL`` if set, else a private ``redis-server``).
@@ -79,6 +80,29 @@ def bob(db, django_user_model):
 @pytest.fixture
 def charlie(db, django_user_model):
     return _make_user(django_user_model, "charlie")
+
+
+@pytest.fixture
+def moderator(db, django_user_model):
+    """A moderator: in the Moderators group (made anew: a transactional test's flush empties
+    it), with ``is_staff``, as ``manage.py moderators --add`` makes one; no superuser."""
+    from moderation.roles import sync_group
+
+    user = _make_user(django_user_model, "mod")
+    user.groups.add(sync_group())
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return django_user_model.objects.get(pk=user.pk)  # no cached permissions
+
+
+@pytest.fixture
+def staff(db, django_user_model):
+    """A staff member who is no moderator: ``is_staff`` alone (the admin's login), no group,
+    no permission. Sees what any player sees."""
+    user = _make_user(django_user_model, "staff")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
 
 
 # A fast hasher for the tests' own users (PBKDF2's million rounds cost seconds per user on a

@@ -30,9 +30,13 @@ def message_event(message) -> dict:
     }
 
 
-def message_posted(message) -> None:
+def message_posted(message, *, removed: list[int] | None = None) -> None:
+    """``removed``: the users a private lobby's host removed; their sockets close on it."""
+    event = message_event(message)
+    if removed:
+        event["removed"] = list(removed)
     # The layer's one way out (non-blocking on a consumer's database thread).
-    game_publish._send(_group(message), message_event(message))
+    game_publish._send(_group(message), event)
 
 
 def message_hidden(message) -> None:

@@ -50,6 +50,7 @@ from chat.selectors import active_silence
 from games.errors import NotFound
 from games.models import Game, GamePlayer
 from games.selectors import lobby_for_user
+from moderation.roles import sees_private_games
 
 
 def chat_post(
@@ -91,10 +92,11 @@ def chat_post(
             raise ChatSilenced(silenced_message(silence))
         channel, where = _where(author, game_id=game_id, lobby_id=lobby_id, invite=invite_code)
         _check_rate(author, now)
+        removed = _removed_from(where.get("lobby"))
         message = Message.objects.create(
             author=author, channel=channel, text=text, quick=quick, created_at=now, **where
         )
-        transaction.on_commit(lambda: publish.message_posted(message))
+        transaction.on_commit(lambda: publish.message_posted(message, removed=removed))
     return message
 
 
@@ -119,11 +121,20 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
             raise NotFound()
         if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
             return Message.Channel.PLAYERS, {"game": game}
-        if not game.lobby.is_public and not author.is_staff:
+        if not game.lobby.is_public and not sees_private_games(author):
             raise NotFound()
         return Message.Channel.SPECTATORS, {"game": game}
     lobby = lobby_for_user(lobby_id=lobby_id, user=author, invite_code=invite)
     return Message.Channel.PLAYERS, {"lobby": lobby}
+
+
+def _removed_from(lobby) -> list[int]:
+    """Who the host removed from ``lobby`` if it is private (they may no longer read it): each
+    message carries them, and their sockets close on it (chat.sockets), should they have
+    missed the lobby's own message of their removal. One query per post, none per reader."""
+    if lobby is None or lobby.is_public:
+        return []
+    return list(lobby.removed_users.values_list("pk", flat=True))
 
 
 def chat_rate() -> tuple[int, int]:

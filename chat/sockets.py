@@ -6,7 +6,9 @@ consumers only route to it.
   ``{"error": {...}}`` in JSON).
 - ``chat_message`` / ``chat_hidden``: the group messages of chat.publish. Each socket keeps
   what it needs to filter them (its reader's mutes and chat switch), read on the first chat
-  message it gets and again on ``chat_prefs`` (the reader changed them), never on a move.
+  message it gets and again on ``chat_prefs`` (the reader changed them), never on a move. A
+  message of a private lobby names who its host removed (``removed``): such a reader's socket
+  closes (``4404``) instead of showing it.
 
 What a socket is, the mixin reads from the consumer's own attributes: ``game_id`` and
 ``seat`` (a game socket: a seat writes and reads the players' channel, anyone else the
@@ -35,6 +37,7 @@ from games.ratelimit import TokenBucket
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
 
 
 class _AccessEnded(Exception):
@@ -140,6 +143,11 @@ class ChatSocket:
 
     async def chat_message(self, event: dict) -> None:
         if self.chat_place() is None or event["channel"] != self.chat_channel():
+            return
+        if self.scope["user"].pk in event.get("removed", ()):
+            # Removed from this private lobby, and the lobby's own message of it (which
+            # closes the socket) was lost: the chat does not wait for the next one.
+            await self.close(code=CLOSE_NOT_FOUND)
             return
         if not self.chat_prefs_loaded:
             await self.chat_load_prefs()

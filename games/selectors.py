@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import clock, compiled, engine, presence
 from games.errors import NotFound
 from games.models import Game, GamePlayer, Lobby, Seat
+from moderation.roles import sees_private_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,8 @@ def my_lobbies(user):
 
 
 def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lobby:
-    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite."""
+    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite,
+    unless the host removed them from it (the invite no longer lets them in)."""
     lobby = (
         Lobby.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -62,12 +64,14 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
     )
     if lobby is None:
         raise NotFound("There is no such lobby.")
-    if lobby.is_public or (invite_code and invite_code == lobby.invite_code):
+    if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
         return lobby
     if user.is_authenticated and lobby.removed_users.filter(pk=user.pk).exists():
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
+    if invite_code and invite_code == lobby.invite_code:
+        return lobby
     raise NotFound("There is no such lobby, or it is private.")
 
 
@@ -90,7 +94,7 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
 
 def _check_may_watch(game: Game, seat: int | None, user) -> None:
     """A private game is seen by its players and moderators only."""
-    if seat is None and not game.lobby.is_public and not user.is_staff:
+    if seat is None and not game.lobby.is_public and not sees_private_games(user):
         raise NotFound("There is no such game, or it is private.")
 
 

@@ -46,6 +46,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from moderation.roles import sees_private_games
 from stats import queries
 from stats.models import GameResult, ProfileVersion
 from stats.queries import Profile
@@ -64,7 +65,7 @@ def profile_owner(username: str, viewer):
     users = users.annotate(
         stats_token=Subquery(ProfileVersion.objects.filter(user=OuterRef("pk")).values("token"))
     )
-    if viewer.is_authenticated and not viewer.is_staff:
+    if viewer.is_authenticated and not sees_private_games(viewer):
         theirs = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
         users = users.annotate(
             shares_private=Exists(
@@ -79,7 +80,7 @@ def viewer_kind(player, viewer) -> str:
     stats.queries.visible decides it): every game, the public ones, or their own set."""
     if not viewer.is_authenticated:
         return PUBLIC
-    if viewer.is_staff or viewer.pk == player.pk:
+    if viewer.pk == player.pk or sees_private_games(viewer):
         return ALL
     return f"viewer-{viewer.pk}" if getattr(player, "shares_private", True) else PUBLIC
 

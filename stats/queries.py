@@ -9,8 +9,9 @@ number of queries whose work grows with that player's rows only, never with the 
 leaderboard orders and pages users in SQL (``ORDER BY ... LIMIT``), with its ranks from a
 window function.
 
-A private game exists only for its players: it counts in a profile's figures and history
-only when the ``viewer`` played in it, or is a moderator (staff). No viewer: public games only.
+A private game exists only for its players: it counts in a profile's figures, rating chart
+and history only when the ``viewer`` played in it, or is a moderator
+(moderation.roles.sees_private_games). No viewer: public games only.
 """
 
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import GamePlayer
+from moderation.roles import sees_private_games
 from stats.models import GameResult, RatingChange, RoundResult
 
 RECENT_GAMES = 20
@@ -53,9 +55,14 @@ OPPONENT_GAMES = 1000
 BUCKET = 5
 
 
+def sees_all(user, viewer) -> bool:
+    """Whether ``viewer`` may see every game of ``user``: their own, or a moderator."""
+    return viewer is not None and (viewer == user or sees_private_games(viewer))
+
+
 def visible(user, viewer) -> Q:
     """A filter on stats rows (and GamePlayer): the games of ``user`` that ``viewer`` may see."""
-    if viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user):
+    if sees_all(user, viewer):
         return Q()
     if viewer is None or not viewer.is_authenticated:
         return Q(is_public=True)
@@ -184,11 +191,25 @@ def player_profile(user, *, viewer=None) -> Profile:
         setattr(sides[kind], f"{end}_round", row)
 
     history = list(
-        RatingChange.objects.filter(user=user)
+        _rating_changes(user, viewer)
         .order_by("-rated_at", "-game_id")
         .values("rating_before", "rating_after", "rated_at", "game_id")[:RATING_POINTS]
     )[::-1]
     return Profile(sides[False], sides[True], history, _opponents(user, viewer))
+
+
+def _rating_changes(user, viewer):
+    """``user``'s rating changes in the games ``viewer`` may see (the chart of a private game's
+    change would tell its result). RatingChange rows have no is_public of their own: the
+    game's lobby says it, as for the history; the viewer's own private games from their rows."""
+    changes = RatingChange.objects.filter(user=user)
+    if sees_all(user, viewer):
+        return changes
+    public = Q(game__lobby__is_public=True)
+    if viewer is None or not viewer.is_authenticated:
+        return changes.filter(public)
+    mine = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
+    return changes.filter(public | Q(game_id__in=mine))
 
 
 def _extremes(rows, column: str, recent: str) -> dict:
@@ -234,7 +255,7 @@ def _opponents(user, viewer) -> list[dict]:
     Raw SQL: a self-join of the game rows on the game (the ORM has no relation between two
     seats of one game; a correlated subquery per row was a hundred times slower)."""
     seen, params = "", [user.pk]
-    if not (viewer is not None and viewer.is_authenticated and (viewer.is_staff or viewer == user)):
+    if not sees_all(user, viewer):
         seen = "AND is_public"
         if viewer is not None and viewer.is_authenticated:
             seen = (

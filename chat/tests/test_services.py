@@ -55,6 +55,26 @@ def test_a_private_game_refuses_outsiders(alice, bob, charlie):
     )
 
 
+def test_a_private_game_takes_a_moderators_post_as_a_spectators_not_staffs(
+    alice, bob, moderator, staff
+):
+    lobby = game_services.lobby_create(host=alice, name="secret", seat_count=2, is_public=False)
+    game_services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game = game_services.lobby_start(lobby_id=lobby.pk, user=alice)
+    with pytest.raises(NotFound):
+        services.chat_post(user=staff, text="just staff", game_id=game.pk)
+    message = services.chat_post(user=moderator, text="watching", game_id=game.pk)
+    assert message.channel == Message.Channel.SPECTATORS
+
+
+def test_a_removed_player_may_not_post_in_the_lobby_with_its_invite(alice, bob):
+    lobby = game_services.lobby_create(host=alice, name="secret", seat_count=2, is_public=False)
+    game_services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game_services.lobby_remove_player(lobby_id=lobby.pk, host=alice, seat_index=1)
+    with pytest.raises(NotFound, match="removed you"):
+        services.chat_post(user=bob, text="hi", lobby_id=lobby.pk, invite_code=lobby.invite_code)
+
+
 def test_it_refuses_empty_and_too_long(game, alice):
     with pytest.raises(ChatEmpty):
         services.chat_post(user=alice, text="   ", game_id=game.pk)

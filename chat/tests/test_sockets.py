@@ -239,6 +239,33 @@ async def test_a_chat_frame_in_a_lobby_no_longer_visible_is_refused_not_a_crash(
         await comm.disconnect()
 
 
+async def test_a_removed_player_who_missed_the_removal_is_closed_by_the_next_message(
+    alice, bob, monkeypatch
+):
+    """The lobby's message of Bob's removal is lost (a full channel): the lobby's next chat
+    message closes his socket (4404) instead of reaching him."""
+    from channels.layers import get_channel_layer
+
+    lobby, a, b = await _private_lobby_with_bob_seated(alice, bob)
+    layer = get_channel_layer()
+    original = layer.group_send
+
+    async def lose_lobby_updates(group, message):
+        if message.get("type") != "lobby.updated":
+            await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", lose_lobby_updates)
+    await db(game_services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    assert await _quiet(b)  # nothing told him
+    await send(a, {"chat": "the secret plan"})
+    assert "the secret plan" in await a.receive_from(timeout=5)
+    assert await b.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    await b.disconnect()
+    await send(a, {"chat": "and the next one"})
+    assert "and the next one" in await a.receive_from(timeout=5)
+    await a.disconnect()
+
+
 @pytest.mark.parametrize("fmt", ["json", "html"])
 async def test_chat_text_that_json_carries_but_no_database_stores_is_cleaned(alice, bob, fmt):
     """A lone surrogate ("\\ud800" is valid JSON) and control characters (PostgreSQL refuses

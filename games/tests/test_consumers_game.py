@@ -173,6 +173,18 @@ async def test_anonymous_banned_and_strangers_are_refused(alice, bob, charlie):
     await connect(bob, f"/ws/games/{game.pk}/", expect=False)
 
 
+async def test_a_moderator_may_watch_a_private_game_and_staff_alone_may_not(
+    alice, bob, moderator, staff
+):
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game = await db(services.lobby_start)(lobby_id=lobby.pk, user=alice)
+    await connect(staff, f"/ws/games/{game.pk}/", expect=False)
+    comm, frame = await game_socket(moderator, game.pk)
+    assert frame["version"] == game.version and "drawn" in frame
+    await comm.disconnect()
+
+
 async def test_the_real_stack_needs_a_session_and_an_origin(alice, bob):
     game = await new_game(alice, bob)
     client = Client()

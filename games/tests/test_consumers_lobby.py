@@ -1,7 +1,8 @@
 import pytest
+from channels.testing import WebsocketCommunicator
 
 from games import services
-from games.tests.ws import connect, db
+from games.tests.ws import ROUTER, connect, db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -48,3 +49,17 @@ async def _user(name):
 async def test_private_lobby_socket_refuses_strangers(alice, bob):
     lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
     await connect(bob, f"/ws/lobbies/{lobby.pk}/", expect=False)
+
+
+async def test_the_invite_does_not_open_a_private_lobby_to_a_removed_player(alice, bob):
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    invited = f"/ws/lobbies/{lobby.pk}/?invite={lobby.invite_code}"
+    guest = await connect(bob, invited)
+    assert "bob" in await guest.receive_from(timeout=5)
+    await db(services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    assert await guest.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    await guest.disconnect()
+    again = WebsocketCommunicator(ROUTER, invited)
+    again.scope.update(user=bob, cookies={})
+    assert await again.connect(timeout=5) == (False, 4404)

@@ -71,6 +71,15 @@ def test_host_removes_a_player_who_cannot_come_back(alice, bob):
         services.lobby_join(lobby_id=lobby.pk, user=bob)
 
 
+def test_the_invite_code_does_not_bring_back_a_removed_player(alice, bob):
+    lobby = make(alice, is_public=False)
+    services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    services.lobby_remove_player(lobby_id=lobby.pk, host=alice, seat_index=1)
+    with pytest.raises(RemovedFromLobby, match="cannot join it again"):
+        services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    assert not lobby.seats.filter(user=bob).exists()
+
+
 def test_only_the_host_removes_or_starts(alice, bob, charlie):
     lobby = make(alice)
     services.lobby_join(lobby_id=lobby.pk, user=bob)

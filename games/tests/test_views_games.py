@@ -63,6 +63,30 @@ def test_removed_player_sees_a_message(client, alice, bob):
     assert b"removed you" in response.content
 
 
+def test_a_player_removed_from_a_private_lobby_is_not_let_back_by_the_invite_link(
+    client, alice, bob
+):
+    lobby = services.lobby_create(host=alice, name="Secret", is_public=False)
+    services.lobby_join(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    services.lobby_remove_player(lobby_id=lobby.pk, host=alice, seat_index=1)
+    client.force_login(bob)
+    for url in (
+        reverse("games:lobby", args=[lobby.pk]),
+        reverse("games:lobby_invite", args=[lobby.invite_code]),
+    ):
+        page = client.get(url)
+        assert page.status_code == 404, url
+        assert b"The host removed you from this lobby." in page.content
+        assert lobby.invite_code.encode() not in page.content
+    response = client.post(
+        reverse("games:lobby_join", args=[lobby.pk]),
+        {"invite_code": lobby.invite_code},
+        follow=True,
+    )
+    assert response.status_code == 404 and b"The host removed you" in response.content
+    assert not lobby.seats.filter(user=bob).exists()
+
+
 def test_host_starts_and_everyone_is_sent_to_the_game(client, alice, bob):
     lobby = services.lobby_create(host=alice, name="T")
     services.lobby_join(lobby_id=lobby.pk, user=bob)

@@ -91,20 +91,23 @@ def test_a_voided_game_leaves_the_figures_at_once(client, alice, bob):
     assert games_seen(client, alice) == 0
 
 
-@pytest.mark.parametrize("first", ["alice", "bob", "charlie", "moderator", "visitor"])
+@pytest.mark.parametrize("first", ["alice", "bob", "charlie", "moderator", "staff", "visitor"])
 def test_a_private_game_counts_only_for_its_players_whoever_looked_first(
-    client, alice, bob, charlie, django_user_model, first
+    client, alice, bob, charlie, moderator, staff, first
 ):
     """One public game (alice, charlie) and one private (alice, bob): whoever warms the cache
-    first, each viewer of alice's profile sees exactly the games they may see."""
-    moderator = django_user_model.objects.create_user(username="mod", password="x", is_staff=True)
+    first, each viewer of alice's profile sees exactly the games they may see (``is_staff``
+    alone is no moderator)."""
     finish(alice, charlie)
     finish(alice, bob, public=False)
     viewers = {"alice": alice, "bob": bob, "charlie": charlie, "moderator": moderator}
-    expected = {"alice": 2, "bob": 2, "charlie": 1, "moderator": 2, "visitor": 1}
+    viewers["staff"] = staff
+    expected = {"alice": 2, "bob": 2, "charlie": 1, "moderator": 2, "staff": 1, "visitor": 1}
     order = [first, *(name for name in expected if name != first)]
     for name in order + order:
         assert games_seen(client, viewers.get(name)) == expected[name], name
+        figures = view(client, viewers.get(name))[0].context["profile"]
+        assert len(figures.rating_history) == expected[name], name  # one point per rated game
     page = view(client, charlie)[0].content.decode()
     assert 'href="/u/bob/"' not in page and "Hidden table" not in page
     opponents = view(client, bob)[0].context["profile"].opponents
