@@ -44,7 +44,7 @@ class LobbyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.action(description="Close the selected lobbies (and stop their games)")
     def close_lobbies(self, request, queryset):
         closed = sum(
-            moderation.lobby_close(lobby_id=pk, moderator=request.user) is not None
+            moderation.lobby_close(lobby_id=pk, moderator=request.user)
             for pk in queryset.values_list("pk", flat=True)
         )
         self.message_user(request, f"Closed {closed} lobby(ies).", messages.SUCCESS)

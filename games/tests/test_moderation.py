@@ -90,6 +90,10 @@ def test_closing_a_lobby_stops_its_game_and_tells_everyone(
     assert game.bot_due_at is None and game.finished_at is not None
     assert game.lobby.status == Lobby.Status.CLOSED
     assert ("game", "aborted") in published and ("lobby", game.lobby_id) in published
+    again = admin_client.post(
+        url, {"action": "close_lobbies", "_selected_action": [game.lobby_id]}, follow=True
+    )
+    assert "Closed 0 lobby(ies)." in again.content.decode()  # it was closed already
 
 
 def test_stopping_a_game_closes_its_lobby_and_tells_everyone(
