@@ -3,6 +3,8 @@
 (function () {
   "use strict";
   var socket = null;
+  var current = null;  // the WebSocket behind it: a close of an older one (replaced) is no news
+  var offline = false;  // the browser says the network is gone: a frame sent now would be lost
   var mode = null;
   var seenVersion = null;
 
@@ -15,7 +17,7 @@
   }
 
   function send(obj) {
-    if (!socket) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
+    if (!socket || offline) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
     obj.version = version();
     socket.send(JSON.stringify(obj));
   }
@@ -183,14 +185,33 @@
     if (saved > version()) wantSync(saved, 0);
   }
 
-  var wasOpen = false;
+  var wasOpen = false, wrapper = null;
   document.addEventListener("htmx:wsOpen", function (e) {
-    socket = e.detail.socketWrapper;
+    socket = wrapper = e.detail.socketWrapper;
+    current = e.detail.event ? e.detail.event.target : null;
+    if (offline) return;  // the network is gone again: "online" connects anew
     setConn("open", text("textOpen", "live"));
     if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback
     wasOpen = true;
   });
-  document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", text("textClosed", "reconnecting…")); });
+  document.addEventListener("htmx:wsClose", function (e) {
+    if (current && e.detail.event && e.detail.event.target !== current) return;
+    socket = null;
+    current = null;
+    setConn("closed", text(offline ? "textOffline" : "textClosed", "reconnecting…"));
+  });
+  // A lost network (Wi-Fi off, a tunnel) may leave the socket open in the browser's eyes: no
+  // frame goes through, yet nothing closes it. The page says so at once and sends nothing; back
+  // online, it connects anew, and the server's first frame is the whole state.
+  window.addEventListener("offline", function () {
+    offline = true;
+    setConn("closed", text("textOffline", "Not connected: reconnecting…"));
+  });
+  window.addEventListener("online", function () {
+    offline = false;
+    setConn("connecting", text("textClosed", "reconnecting…"));
+    if (wrapper) wrapper.reconnect();
+  });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     var message = e.detail.message || "";
     if (message.indexOf('id="heartbeat"') >= 0) heartbeat();

@@ -1,0 +1,44 @@
+"""In real Chromium against a live Daphne: moments of live play as a player meets them: the
+network lost and back, the rematch asked for, a drawn card on a phone."""
+
+import pytest
+
+from games.tests.e2e.test_browser_replay import logged_in_context
+from games.tests.helpers import start_game
+
+pytestmark = pytest.mark.e2e
+
+
+def game_page(browser, base, user, game, **options):
+    context = logged_in_context(browser, base, user, **options)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    return context, page
+
+
+def test_a_lost_network_is_shown_and_the_page_connects_again_when_it_is_back(
+    daphne_server, browser, screenshot_dir, alice, bob
+):
+    game = start_game(alice, bob)
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    context.set_offline(True)
+    # The socket may stay open in the browser's eyes, but nothing goes through: not "live".
+    page.locator('#conn[data-state="closed"]').wait_for()
+    page.locator("#cell-0-0").click()
+    page.locator("#flash[data-shown]").wait_for()
+    assert "Not connected" in page.locator("#flash").inner_text()
+    page.screenshot(path=screenshot_dir / "game-offline.png")
+    game.refresh_from_db()
+    assert game.version == 0
+
+    context.set_offline(False)
+    page.locator('#conn[data-state="open"]').wait_for()
+    page.locator("#cell-0-0").click()
+    page.locator('#board[data-version="1"]').wait_for(state="attached")
+    game.refresh_from_db()
+    assert game.version == 1
+    context.close()
