@@ -5,6 +5,7 @@
   var socket = null;
   var current = null;  // the WebSocket behind it: a close of an older one (replaced) is no news
   var offline = false;  // the browser says the network is gone: a frame sent now would be lost
+  var rematchAsked = false;
   var mode = null;
   var seenVersion = null;
 
@@ -66,7 +67,12 @@
   document.addEventListener("click", function (e) {
     var t = e.target.closest("[data-send], [data-mode], .cell, #discard-pile, #deck-pile");
     if (!t) return;
-    if (t.dataset.send) { send(JSON.parse(t.dataset.send)); return; }
+    if (t.dataset.send) {
+      var frame = JSON.parse(t.dataset.send);
+      if (frame.rematch) rematchAsked = true;
+      send(frame);
+      return;
+    }
     if (t.dataset.mode) { mode = t.dataset.mode; refresh(); return; }
     if (t.id === "deck-pile") { if (t.classList.contains("pickable")) send({ take: "deck" }); return; }
     if (t.id === "discard-pile") { if (t.classList.contains("pickable")) { mode = "discard"; refresh(); } return; }
@@ -216,6 +222,9 @@
     var message = e.detail.message || "";
     if (message.indexOf('id="heartbeat"') >= 0) heartbeat();
     if (message.indexOf('id="board"') >= 0) gotState();
+    // The player who asked for the rematch goes there (the others get a link).
+    var go = rematchAsked && $("go-rematch");
+    if (go) { rematchAsked = false; window.location.assign(go.getAttribute("href")); return; }
     refresh();
     restoreFocus();
     announce();

@@ -3,6 +3,8 @@ network lost and back, the rematch asked for, a drawn card on a phone."""
 
 import pytest
 
+from games.models import Game
+from games.tests.e2e.test_browser_phones import finish_quickly
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import start_game
 
@@ -41,4 +43,17 @@ def test_a_lost_network_is_shown_and_the_page_connects_again_when_it_is_back(
     page.locator('#board[data-version="1"]').wait_for(state="attached")
     game.refresh_from_db()
     assert game.version == 1
+    context.close()
+
+
+def test_the_player_who_asks_for_the_rematch_is_taken_to_it(daphne_server, browser, alice, bob):
+    game = start_game(alice, bob, end_score=10)
+    finish_quickly(game, [alice, bob])
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    page.locator("#act-rematch").click()
+    page.wait_for_url(lambda url: not url.endswith(f"/games/{game.pk}/"))
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert page.url == f"{daphne_server}/games/{rematch.pk}/"
     context.close()
