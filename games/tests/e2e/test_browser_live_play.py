@@ -3,12 +3,21 @@ network lost and back, the rematch asked for, a drawn card on a phone."""
 
 import pytest
 
+from conftest import PASSWORD
+from games import services
 from games.models import Game
-from games.tests.e2e.test_browser_phones import finish_quickly
+from games.tests.e2e.test_browser_phones import PHONE, finish_quickly, wait_for_turn
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.e2e
+
+# Scroll the player's own grid to just below the sticky bar, where a phone player keeps it.
+SCROLL_TO_MY_GRID = """() => {
+  const bar = document.querySelector(".controls-wrap"), mine = document.querySelector("#player-0");
+  const stuck = parseFloat(getComputedStyle(bar).top) + bar.offsetHeight + 8;
+  window.scrollTo({behavior: "instant", top: mine.getBoundingClientRect().top + window.scrollY - stuck});
+}"""
 
 
 def game_page(browser, base, user, game, **options):
@@ -56,4 +65,32 @@ def test_the_player_who_asks_for_the_rematch_is_taken_to_it(daphne_server, brows
     page.wait_for_url(lambda url: not url.endswith(f"/games/{game.pk}/"))
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert page.url == f"{daphne_server}/games/{rematch.pk}/"
+    context.close()
+
+
+def test_a_phone_player_holding_a_drawn_card_sees_their_whole_grid_below_the_controls(
+    daphne_server, browser, screenshot_dir, django_user_model
+):
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    game = services.bot_game_create(user=alice, bots=3, level="medium")
+    for pos in (0, 1):
+        game.refresh_from_db()
+        services.game_apply_action(
+            game_id=game.pk, user=alice, action={"reveal": pos}, version=game.version
+        )
+    wait_for_turn(game, seat=0)
+    game.refresh_from_db()
+    services.game_apply_action(
+        game_id=game.pk, user=alice, action={"take": "deck"}, version=game.version
+    )
+    context, page = game_page(browser, daphne_server, alice, game, viewport=PHONE)
+    page.locator("#drawn-card").wait_for()
+    # The sticky bar (the drawn card, the prompt, both choices) and the player's three rows
+    # must fit the screen together, or a row to swap with is always under the bar or below.
+    page.evaluate(SCROLL_TO_MY_GRID)
+    bar = page.locator(".controls-wrap").bounding_box()
+    grid = page.locator("#player-0 .grid").bounding_box()
+    page.screenshot(path=screenshot_dir / "phone-drawn-card.png")
+    assert grid["y"] >= bar["y"] + bar["height"]
+    assert grid["y"] + grid["height"] <= PHONE["height"]
     context.close()
