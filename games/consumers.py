@@ -196,6 +196,7 @@ class GameConsumer(UserSocket):
         await self.accept()
         self.last_seen = time.monotonic()
         self.last_active = self.last_seen  # frames after connecting (the player's acts)
+        self.away = False  # this seat is away in the last frame sent: its next frame brings it back
         self.checked_version = None  # the version at the heartbeat's last check
         self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_game_state(state)
@@ -368,8 +369,10 @@ class GameConsumer(UserSocket):
 
     async def note_activity(self) -> None:
         """A frame from the player: written down (games.presence) at most every ACTIVE_EVERY
-        seconds."""
-        if self.seat is not None and time.monotonic() - self.last_active > ACTIVE_EVERY:
+        seconds, and at once while the seat is away (its "I'm back")."""
+        if self.seat is None:
+            return
+        if self.away or time.monotonic() - self.last_active > ACTIVE_EVERY:
             await self.seen(active=True)
 
     async def refuse_flood(self) -> None:
@@ -451,6 +454,7 @@ class GameConsumer(UserSocket):
         """One frame: in JSON, this seat's view; in HTML, the shared public board (rendered once
         per version and language in this process) and this seat's own controls."""
         self.version = version
+        self.away = self.seat is not None and self.seat in meta.get("away", ())
         if self.json_mode:
             await self.send(text_data=json_frame(view, version, meta))
             return

@@ -381,7 +381,10 @@ def board_for(view: engine.View, meta: dict, language: str) -> str:
 def controls_context(view: engine.View, meta: dict) -> dict:
     view = named(view)
     seat = view.seat
-    legal = [a.to_json() for a in view.legal_actions()] if seat is not None else []
+    # Away (the turn clock ran out twice): the medium bot plays at once, so the controls offer
+    # only the way back rather than moves that would race it.
+    away = seat is not None and seat in meta.get("away", ()) and view.phase != engine.GAME_OVER
+    legal = [a.to_json() for a in view.legal_actions()] if seat is not None and not away else []
     mine = seat is not None and view.current == seat
     waiting_on = []
     if view.phase == engine.REVEAL_PHASE:
@@ -402,6 +405,7 @@ def controls_context(view: engine.View, meta: dict) -> dict:
         "waiting_on": waiting_on,
         "i_am_ready": seat is not None and seat in meta.get("ready", []),
         "aborted": meta.get("status") == "aborted",
+        "i_am_away": away,
     }
 
 
@@ -430,6 +434,7 @@ def controls_html(view: engine.View, meta: dict) -> str:
         tuple(context["waiting_on"]),
         context["reveals_left"],
         context["i_am_ready"],
+        context["i_am_away"],
     )
     html = _controls.get(key)
     if html is None:

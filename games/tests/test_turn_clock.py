@@ -364,3 +364,24 @@ async def test_an_away_players_own_move_is_applied_and_brings_them_back(alice, b
     row = await Game.objects.aget(pk=game.pk)
     assert (await db(selectors.game_meta)(row))["away"] == []
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_away_player_is_offered_to_come_back_and_is_back_at_once(alice, bob):
+    game = await db(clock_game)(alice, bob, seconds=60)
+    await db(to_play_phase)(game, [alice, bob])
+    row = await Game.objects.aget(pk=game.pk)
+    idle = (await db(restore)(row)).current
+    await GamePlayer.objects.filter(game=game, seat=idle).aupdate(timeouts=2)
+    comm, page = await game_socket([alice, bob][idle], game.pk, fmt="html")
+    # Their turn, but the bot plays it at once: no moves to race it, the way back instead.
+    assert 'id="act-back"' in page and "You are away" in page
+    assert 'data-legal="[]"' in page and 'id="act-draw"' not in page
+    # Pressed just after connecting (the page reloaded), not ACTIVE_EVERY seconds later.
+    await send(comm, {"sync": True, "version": row.version})
+    while f'data-version="{row.version + 1}"' not in page:
+        page = await comm.receive_from(timeout=5)
+    assert 'id="act-back"' not in page and 'id="act-draw"' in page
+    assert (await GamePlayer.objects.aget(game=game, seat=idle)).timeouts == 0
+    await comm.disconnect()

@@ -3,6 +3,9 @@
 (function () {
   "use strict";
   var socket = null;
+  var current = null;  // the WebSocket behind it: a close of an older one (replaced) is no news
+  var offline = false;  // the browser says the network is gone: a frame sent now would be lost
+  var rematchAsked = false;
   var mode = null;
   var seenVersion = null;
 
@@ -15,7 +18,7 @@
   }
 
   function send(obj) {
-    if (!socket) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
+    if (!socket || offline) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
     obj.version = version();
     socket.send(JSON.stringify(obj));
   }
@@ -64,7 +67,12 @@
   document.addEventListener("click", function (e) {
     var t = e.target.closest("[data-send], [data-mode], .cell, #discard-pile, #deck-pile");
     if (!t) return;
-    if (t.dataset.send) { send(JSON.parse(t.dataset.send)); return; }
+    if (t.dataset.send) {
+      var frame = JSON.parse(t.dataset.send);
+      if (frame.rematch) rematchAsked = true;
+      send(frame);
+      return;
+    }
     if (t.dataset.mode) { mode = t.dataset.mode; refresh(); return; }
     if (t.id === "deck-pile") { if (t.classList.contains("pickable")) send({ take: "deck" }); return; }
     if (t.id === "discard-pile") { if (t.classList.contains("pickable")) { mode = "discard"; refresh(); } return; }
@@ -183,18 +191,40 @@
     if (saved > version()) wantSync(saved, 0);
   }
 
-  var wasOpen = false;
+  var wasOpen = false, wrapper = null;
   document.addEventListener("htmx:wsOpen", function (e) {
-    socket = e.detail.socketWrapper;
+    socket = wrapper = e.detail.socketWrapper;
+    current = e.detail.event ? e.detail.event.target : null;
+    if (offline) return;  // the network is gone again: "online" connects anew
     setConn("open", text("textOpen", "live"));
     if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback
     wasOpen = true;
   });
-  document.addEventListener("htmx:wsClose", function () { socket = null; setConn("closed", text("textClosed", "reconnecting…")); });
+  document.addEventListener("htmx:wsClose", function (e) {
+    if (current && e.detail.event && e.detail.event.target !== current) return;
+    socket = null;
+    current = null;
+    setConn("closed", text(offline ? "textOffline" : "textClosed", "reconnecting…"));
+  });
+  // A lost network (Wi-Fi off, a tunnel) may leave the socket open in the browser's eyes: no
+  // frame goes through, yet nothing closes it. The page says so at once and sends nothing; back
+  // online, it connects anew, and the server's first frame is the whole state.
+  window.addEventListener("offline", function () {
+    offline = true;
+    setConn("closed", text("textOffline", "Not connected: reconnecting…"));
+  });
+  window.addEventListener("online", function () {
+    offline = false;
+    setConn("connecting", text("textClosed", "reconnecting…"));
+    if (wrapper) wrapper.reconnect();
+  });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     var message = e.detail.message || "";
     if (message.indexOf('id="heartbeat"') >= 0) heartbeat();
     if (message.indexOf('id="board"') >= 0) gotState();
+    // The player who asked for the rematch goes there (the others get a link).
+    var go = rematchAsked && $("go-rematch");
+    if (go) { rematchAsked = false; window.location.assign(go.getAttribute("href")); return; }
     refresh();
     restoreFocus();
     announce();

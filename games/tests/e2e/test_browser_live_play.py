@@ -1,0 +1,96 @@
+"""In real Chromium against a live Daphne: moments of live play as a player meets them: the
+network lost and back, the rematch asked for, a drawn card on a phone."""
+
+import pytest
+
+from conftest import PASSWORD
+from games import services
+from games.models import Game
+from games.tests.e2e.test_browser_phones import PHONE, finish_quickly, wait_for_turn
+from games.tests.e2e.test_browser_replay import logged_in_context
+from games.tests.helpers import start_game
+
+pytestmark = pytest.mark.e2e
+
+# Scroll the player's own grid to just below the sticky bar, where a phone player keeps it.
+SCROLL_TO_MY_GRID = """() => {
+  const bar = document.querySelector(".controls-wrap"), mine = document.querySelector("#player-0");
+  const stuck = parseFloat(getComputedStyle(bar).top) + bar.offsetHeight + 8;
+  window.scrollTo({behavior: "instant", top: mine.getBoundingClientRect().top + window.scrollY - stuck});
+}"""
+
+
+def game_page(browser, base, user, game, **options):
+    context = logged_in_context(browser, base, user, **options)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    return context, page
+
+
+def test_a_lost_network_is_shown_and_the_page_connects_again_when_it_is_back(
+    daphne_server, browser, screenshot_dir, alice, bob
+):
+    game = start_game(alice, bob)
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    context.set_offline(True)
+    # The socket may stay open in the browser's eyes, but nothing goes through: not "live".
+    page.locator('#conn[data-state="closed"]').wait_for()
+    page.locator("#cell-0-0").click()
+    page.locator("#flash[data-shown]").wait_for()
+    assert "Not connected" in page.locator("#flash").inner_text()
+    page.screenshot(path=screenshot_dir / "game-offline.png")
+    game.refresh_from_db()
+    assert game.version == 0
+
+    context.set_offline(False)
+    page.locator('#conn[data-state="open"]').wait_for()
+    page.locator("#cell-0-0").click()
+    page.locator('#board[data-version="1"]').wait_for(state="attached")
+    game.refresh_from_db()
+    assert game.version == 1
+    context.close()
+
+
+def test_the_player_who_asks_for_the_rematch_is_taken_to_it(daphne_server, browser, alice, bob):
+    game = start_game(alice, bob, end_score=10)
+    finish_quickly(game, [alice, bob])
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    page.locator("#act-rematch").click()
+    page.wait_for_url(lambda url: not url.endswith(f"/games/{game.pk}/"))
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert page.url == f"{daphne_server}/games/{rematch.pk}/"
+    context.close()
+
+
+def test_a_phone_player_holding_a_drawn_card_sees_their_whole_grid_below_the_controls(
+    daphne_server, browser, screenshot_dir, django_user_model
+):
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    game = services.bot_game_create(user=alice, bots=3, level="medium")
+    for pos in (0, 1):
+        game.refresh_from_db()
+        services.game_apply_action(
+            game_id=game.pk, user=alice, action={"reveal": pos}, version=game.version
+        )
+    wait_for_turn(game, seat=0)
+    game.refresh_from_db()
+    services.game_apply_action(
+        game_id=game.pk, user=alice, action={"take": "deck"}, version=game.version
+    )
+    context, page = game_page(browser, daphne_server, alice, game, viewport=PHONE)
+    page.locator("#drawn-card").wait_for()
+    # The sticky bar (the drawn card, the prompt, both choices) and the player's three rows
+    # must fit the screen together, or a row to swap with is always under the bar or below.
+    page.evaluate(SCROLL_TO_MY_GRID)
+    bar = page.locator(".controls-wrap").bounding_box()
+    grid = page.locator("#player-0 .grid").bounding_box()
+    page.screenshot(path=screenshot_dir / "phone-drawn-card.png")
+    assert grid["y"] >= bar["y"] + bar["height"]
+    assert grid["y"] + grid["height"] <= PHONE["height"]
+    context.close()
