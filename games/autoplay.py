@@ -139,10 +139,15 @@ def _play_one(game_id: int, now) -> int:
                 level = level_of(seat)
                 if level:
                     step = _choose(level, state, seat)
-                    if timed_out(seat) and clock.finishes_turn(state, seat, step):
+                    late = timed_out(seat)
+                    if late and clock.finishes_turn(state, seat, step):
                         services.game_seat_timed_out(game_id=game.pk, seat=seat)
                     services.game_apply_action(
-                        game_id=game.pk, seat=seat, action=step.to_json(), version=game.version
+                        game_id=game.pk,
+                        seat=seat,
+                        action=step.to_json(),
+                        version=game.version,
+                        timed_out=late,
                     )
                     return 1
         # Nobody for the runner to play (a human came back): look again when it may change.

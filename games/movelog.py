@@ -85,6 +85,10 @@ def entry_text(entry: dict, players, results=(), winners=()) -> str:
     seat = entry.get("seat")
     name = players[seat] if seat is not None and 0 <= seat < len(players) else ""
     parts = [_main(entry, name)]
+    if entry.get("timed_out"):
+        parts.insert(
+            0, _("Time ran out for %(name)s: the medium bot played for them.") % {"name": name}
+        )
     for col, value in entry.get("removed", ()):
         parts.append(
             _("Column %(col)s of %(name)s removed: three cards of %(value)s.")

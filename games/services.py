@@ -285,8 +285,11 @@ def game_apply_action(
     version: object,
     user=None,
     seat: int | None = None,
+    timed_out: bool = False,
 ) -> MoveResult:
     """Apply one engine step for ``user`` (or, for a bot runner, ``seat``) and save it.
+    ``timed_out``: the runner plays it because the turn clock ran out on ``seat`` (the board's
+    last moves say so).
 
     Refuses, changing nothing: a non-player, a finished game, a ``version`` other than the
     game's (except reveals in the reveal phase, which all players make at once), and
@@ -294,6 +297,8 @@ def game_apply_action(
     """
     if (user is None) == (seat is None):
         raise ValueError("pass exactly one of user and seat")
+    if timed_out and user is not None:
+        raise ValueError("only the runner plays a turn whose time ran out")
     if type(version) is not int:
         raise BadRequest(_('Every action needs the "version" of the state you saw, as an integer.'))
     try:
@@ -301,9 +306,9 @@ def game_apply_action(
     except engine.EngineError as exc:
         raise _engine_error(exc) from None
     try:
-        return _apply(game_id, step, version, user, seat, lobby_locked=False)
+        return _apply(game_id, step, version, user, seat, timed_out, lobby_locked=False)
     except _LobbyNeeded:  # the game's last move: again, with the lobby locked first
-        return _apply(game_id, step, version, user, seat, lobby_locked=True)
+        return _apply(game_id, step, version, user, seat, timed_out, lobby_locked=True)
 
 
 class _LobbyNeeded(Exception):
@@ -312,7 +317,7 @@ class _LobbyNeeded(Exception):
     move per game is tried twice instead of every move paying for the lobby's lock."""
 
 
-def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveResult:
+def _apply(game_id, step, version, user, seat, timed_out, *, lobby_locked: bool) -> MoveResult:
     with transaction.atomic():
         if lobby_locked:
             _lock_lobby_of(game_id)
@@ -336,6 +341,8 @@ def _apply(game_id, step, version, user, seat, *, lobby_locked: bool) -> MoveRes
         if state.finished and not lobby_locked:
             raise _LobbyNeeded  # nothing written yet: the transaction rolls back
         game.version += 1
+        if timed_out:
+            facts = {**facts, "timed_out": True}
         game.recent = movelog.push(game.recent, facts, game.version)
         compiled.insert(
             Move(

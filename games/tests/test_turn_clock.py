@@ -144,7 +144,7 @@ def to_play_phase(game, users):
 
 
 @pytest.mark.usefixtures("_no_delay")
-def test_a_turn_that_runs_out_is_played_by_the_medium_bot(alice, bob):
+def test_a_turn_that_runs_out_is_played_by_the_medium_bot(alice, bob, client):
     game = clock_game(alice, bob, seconds=30)
     state = to_play_phase(game, [alice, bob])
     idle, started = state.current, game.turn_started_at
@@ -160,6 +160,11 @@ def test_a_turn_that_runs_out_is_played_by_the_medium_bot(alice, bob):
     assert game.turn_started_at > started
     assert game.bot_due_at == game.turn_started_at + timedelta(seconds=30)
     assert autoplay.play_due_turns(now=after(game, 29)) == 0
+    # The board's last moves say why the player's turn was played for them.
+    client.force_login(alice)
+    name = [alice, bob][idle].username
+    log = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"Time ran out for {name}: the medium bot played for them." in log
 
 
 @pytest.mark.usefixtures("_no_delay")
@@ -254,6 +259,8 @@ def test_a_disconnected_player_past_the_grace_is_away_and_not_timed_out(alice, b
     services.game_player_seen(game_id=game.pk, user=user, change=-1)
     assert autoplay.play_due_turns(now=after(game, 50)) == 1  # long before the clock runs out
     assert timeouts(game) == [0, 0]
+    game.refresh_from_db()
+    assert not any(entry.get("timed_out") for entry in game.recent)  # away, not out of time
 
 
 @pytest.mark.usefixtures("_no_delay")
