@@ -3,6 +3,7 @@
 import time
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -298,6 +299,8 @@ def game_detail(request, game_id: int):
             "controls": rendering.controls_html(state.view, state.meta),
             # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
             "server_now_ms": int(time.time() * 1000),
+            # The server speaks at least this often: a longer silence is a dead socket (game.js).
+            "heartbeat_ms": int(settings.SKYJO_WS_HEARTBEAT * 1000),
         },
     )
 

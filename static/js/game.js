@@ -218,9 +218,25 @@
     setConn("connecting", text("textClosed", "reconnecting…"));
     if (wrapper) wrapper.reconnect();
   });
+  // A connection can also die without a word (a phone changing networks, a router gone): the
+  // server speaks at least every data-heartbeat milliseconds (a state or a heartbeat frame), so
+  // a silence of several means the socket is dead. Connect anew, and wait twice as long the
+  // next time until a heartbeat comes again (an overloaded server is late, not dead: no storm).
+  var heard = Date.now(), patience = 4;
+  setInterval(function () {
+    var game = $("game"), period = game ? parseInt(game.dataset.heartbeat, 10) : NaN;
+    if (!wrapper || !socket || offline || !(period > 0)) return;
+    if (Date.now() - heard < patience * period) return;
+    heard = Date.now();
+    patience = Math.min(patience * 2, 32);
+    setConn("connecting", text("textClosed", "reconnecting…"));
+    wrapper.reconnect();
+  }, 1000);
+  document.addEventListener("htmx:wsOpen", function () { heard = Date.now(); });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     var message = e.detail.message || "";
-    if (message.indexOf('id="heartbeat"') >= 0) heartbeat();
+    heard = Date.now();
+    if (message.indexOf('id="heartbeat"') >= 0) { patience = 4; heartbeat(); }
     if (message.indexOf('id="board"') >= 0) gotState();
     // The player who asked for the rematch goes there (the others get a link).
     var go = rematchAsked && $("go-rematch");

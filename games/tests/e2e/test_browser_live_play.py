@@ -1,6 +1,8 @@
 """In real Chromium against a live Daphne: moments of live play as a player meets them: the
 network lost and back, the rematch asked for, a drawn card on a phone."""
 
+import re
+
 import pytest
 
 from conftest import PASSWORD
@@ -93,4 +95,34 @@ def test_a_phone_player_holding_a_drawn_card_sees_their_whole_grid_below_the_con
     page.screenshot(path=screenshot_dir / "phone-drawn-card.png")
     assert grid["y"] >= bar["y"] + bar["height"]
     assert grid["y"] + grid["height"] <= PHONE["height"]
+    context.close()
+
+
+def test_a_socket_that_dies_without_a_word_is_replaced(daphne_server, browser, alice, bob):
+    """The browser keeps the socket open, the network passes nothing (no "offline" event): the
+    page hears no heartbeat in time, connects anew and gets the state it missed."""
+    game = start_game(alice, bob)
+    context = logged_in_context(browser, daphne_server, alice)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sockets, dead = [], set()
+
+    def relay(page_side):
+        server = page_side.connect_to_server()
+        sockets.append(page_side)
+        page_side.on_message(server.send)
+        server.on_message(lambda m: None if page_side in dead else page_side.send(m))
+
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    dead.add(sockets[0])  # from now on nothing reaches the page on the first socket
+    services.game_apply_action(  # a move the page does not hear of
+        game_id=game.pk, user=bob, action={"reveal": 0}, version=game.version
+    )
+    # The server's heartbeat is an hour in tests: the page is told it is a second.
+    page.evaluate("document.getElementById('game').dataset.heartbeat = '1000'")
+    page.locator('#board[data-version="1"]').wait_for(state="attached")
+    assert len(sockets) == 2
+    page.locator('#conn[data-state="open"]').wait_for()
     context.close()
