@@ -151,6 +151,7 @@ def _fresh_frame_caches():
 
     rendering._boards.clear()
     rendering._controls.clear()
+    rendering._log_entries.clear()
     presenters._views.clear()
     presenters._frames.clear()
 
