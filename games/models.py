@@ -78,6 +78,11 @@ class Lobby(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
 
+    def invited_by(self, code) -> bool:
+        """Whether ``code`` is this lobby's invite, compared in constant time (as bytes:
+        compare_digest refuses a str with non-ASCII characters)."""
+        return bool(code) and secrets.compare_digest(str(code).encode(), self.invite_code.encode())
+
     @property
     def rules_json(self) -> dict:
         return {

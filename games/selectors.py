@@ -70,7 +70,7 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
         return lobby
     if user.is_authenticated and lobby.removed_users.filter(pk=user.pk).exists():
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
-    if invite_code and invite_code == lobby.invite_code:
+    if lobby.invited_by(invite_code):
         return lobby
     raise NotFound("There is no such lobby, or it is private.")
 

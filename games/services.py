@@ -149,11 +149,7 @@ def lobby_join(
         _check_open(lobby)
         if lobby.removed_users.filter(pk=user.pk).exists():
             raise RemovedFromLobby()
-        if not lobby.is_public and not (
-            # As bytes: compare_digest refuses a str with non-ASCII characters.
-            invite_code
-            and secrets.compare_digest(str(invite_code).encode(), lobby.invite_code.encode())
-        ):
+        if not lobby.is_public and not lobby.invited_by(invite_code):
             raise NotInvited()
         free = [s for s in seats if s.is_empty]
         if seat_index is not None:

@@ -51,6 +51,14 @@ async def test_private_lobby_socket_refuses_strangers(alice, bob):
     await connect(bob, f"/ws/lobbies/{lobby.pk}/", expect=False)
 
 
+async def test_a_wrong_invite_in_any_characters_is_refused_like_none(alice, bob):
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    for code in ("wrong", "%C3%A9t%C3%A9", lobby.invite_code[:-1]):
+        await connect(bob, f"/ws/lobbies/{lobby.pk}/?invite={code}", expect=False)
+    invited = await connect(bob, f"/ws/lobbies/{lobby.pk}/?invite={lobby.invite_code}")
+    await invited.disconnect()
+
+
 async def test_the_invite_does_not_open_a_private_lobby_to_a_removed_player(alice, bob):
     lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
     await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
