@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from analysis import worker
 from analysis.core import VERSION
 from analysis.models import GameAnalysis
-from games.errors import DATABASE_DOWN, one_line
+from games.errors import DATABASE_DOWN, one_line, shutting_down
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -102,8 +102,11 @@ def analysis_tick() -> None:
         _worker_tick()
     except DATABASE_DOWN as exc:
         log.warning("analysis: the database failed: %s", one_line(exc))
-    except Exception:
-        log.exception("analysis: a pass failed")
+    except Exception as exc:
+        if shutting_down(exc):  # the game is handed to the worker again after the restart
+            log.warning("analysis: no game handed to the worker: the server is shutting down")
+        else:
+            log.exception("analysis: a pass failed")
 
 
 _pending: tuple[int, Future] | None = None  # the game in the worker

@@ -27,17 +27,19 @@ from accounts.middleware import scope_language
 from chat.sockets import ChatSocket
 from games import caps, frames, publish, rendering, selectors, services, shedding
 from games.db_threads import in_db_thread
-from games.errors import DATABASE_DOWN, Busy, NotFound, ServiceError, Unavailable, one_line
+from games.errors import (
+    DATABASE_DOWN,
+    Busy,
+    NotFound,
+    ServiceError,
+    Unavailable,
+    one_line,
+    shutting_down,
+)
 from games.presenters import as_seat, json_frame, public_of, view_of_message
 from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
-
-
-def shutting_down(exc: BaseException) -> bool:
-    """A call refused because the server is stopping: its thread pools take no more work
-    ("cannot schedule new futures after shutdown"). Expected then, so no traceback."""
-    return isinstance(exc, RuntimeError) and "shutdown" in str(exc)
 
 
 MAX_FRAME = frames.MAX_FRAME

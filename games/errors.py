@@ -147,6 +147,12 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def shutting_down(exc: BaseException) -> bool:
+    """A call refused because the server is stopping: its thread and process pools take no
+    more work ("cannot schedule new futures after shutdown"). Expected then, so no traceback."""
+    return isinstance(exc, RuntimeError) and "shutdown" in str(exc)
+
+
 class Unavailable(ServiceError):
     """The database could not be reached (a restart, a failover): nothing to fix on the
     client's side but to wait, ask for the state again and retry."""

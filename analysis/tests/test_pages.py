@@ -94,6 +94,24 @@ def test_a_worker_that_died_is_replaced_and_the_game_analysed_later(
     assert GameAnalysis.objects.get(game=finished).data["decisions"]
 
 
+def test_a_server_shutting_down_costs_one_line_and_the_game_stays_due(
+    finished, monkeypatch, settings, caplog
+):
+    settings.SKYJO_ANALYSIS_WORKER = True
+    monkeypatch.setattr(analysis_services, "_next_look", 0.0)
+    monkeypatch.setattr(analysis_services, "_pending", None)
+
+    def refused(*inputs):
+        raise RuntimeError("cannot schedule new futures after interpreter shutdown")
+
+    monkeypatch.setattr(worker, "submit", refused)
+    analysis_services.analysis_tick()
+    (record,) = [r for r in caplog.records if r.name == "analysis.services"]
+    assert record.levelname == "WARNING" and record.exc_info is None
+    assert analysis_services._pending is None
+    assert analysis_services._due(1) == [finished.pk]
+
+
 def test_a_new_version_is_computed_again(finished, monkeypatch):
     analysis_run_due()
     monkeypatch.setattr(analysis_services, "VERSION", VERSION + 1)
