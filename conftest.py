@@ -82,17 +82,21 @@ def charlie(db, django_user_model):
     return _make_user(django_user_model, "charlie")
 
 
-@pytest.fixture
-def moderator(db, django_user_model):
+def _make_moderator(django_user_model, username):
     """A moderator: in the Moderators group (made anew: a transactional test's flush empties
     it), with ``is_staff``, as ``manage.py moderators --add`` makes one; no superuser."""
     from moderation.roles import sync_group
 
-    user = _make_user(django_user_model, "mod")
+    user = _make_user(django_user_model, username)
     user.groups.add(sync_group())
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     return django_user_model.objects.get(pk=user.pk)  # no cached permissions
+
+
+@pytest.fixture
+def moderator(db, django_user_model):
+    return _make_moderator(django_user_model, "mod")
 
 
 @pytest.fixture

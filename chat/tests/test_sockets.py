@@ -213,11 +213,9 @@ async def test_a_player_removed_from_a_private_lobby_is_closed_out_of_its_chat(a
     await a.disconnect()
 
 
-async def test_a_chat_frame_in_a_lobby_no_longer_visible_is_refused_not_a_crash(
-    alice, bob, monkeypatch
-):
-    """Bob's socket never heard of his removal (the lobby's message lost on the way): his next
-    chat frame is answered with an error, and the socket stays open."""
+async def _bob_removed_unheard(alice, bob, monkeypatch):
+    """Alice's private lobby with Bob seated and both sockets open, then Bob removed while the
+    lobby's message of it is lost on the way (a full channel)."""
     from channels.layers import get_channel_layer
 
     lobby, a, b = await _private_lobby_with_bob_seated(alice, bob)
@@ -230,6 +228,15 @@ async def test_a_chat_frame_in_a_lobby_no_longer_visible_is_refused_not_a_crash(
 
     monkeypatch.setattr(layer, "group_send", lose_lobby_updates)
     await db(game_services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    return lobby, a, b
+
+
+async def test_a_chat_frame_in_a_lobby_no_longer_visible_is_refused_not_a_crash(
+    alice, bob, monkeypatch
+):
+    """Bob's socket never heard of his removal (the lobby's message lost on the way): his next
+    chat frame is answered with an error, and the socket stays open."""
+    lobby, a, b = await _bob_removed_unheard(alice, bob, monkeypatch)
     await send(b, {"chat": "am I still here?"})
     assert 'data-code="not_found"' in await b.receive_from(timeout=5)
     await send(b, {"chat": "hello?"})
@@ -244,18 +251,7 @@ async def test_a_removed_player_who_missed_the_removal_is_closed_by_the_next_mes
 ):
     """The lobby's message of Bob's removal is lost (a full channel): the lobby's next chat
     message closes his socket (4404) instead of reaching him."""
-    from channels.layers import get_channel_layer
-
-    lobby, a, b = await _private_lobby_with_bob_seated(alice, bob)
-    layer = get_channel_layer()
-    original = layer.group_send
-
-    async def lose_lobby_updates(group, message):
-        if message.get("type") != "lobby.updated":
-            await original(group, message)
-
-    monkeypatch.setattr(layer, "group_send", lose_lobby_updates)
-    await db(game_services.lobby_remove_player)(lobby_id=lobby.pk, host=alice, seat_index=1)
+    lobby, a, b = await _bob_removed_unheard(alice, bob, monkeypatch)
     assert await _quiet(b)  # nothing told him
     await send(a, {"chat": "the secret plan"})
     assert "the secret plan" in await a.receive_from(timeout=5)

@@ -9,17 +9,8 @@ import pytest
 
 from accounts import sockets
 from chat import publish as chat_publish
-from conftest import PASSWORD, _make_user
+from conftest import PASSWORD, _make_moderator
 from games import publish
-from moderation.roles import sync_group
-
-
-def _make_moderator(django_user_model, username):
-    user = _make_user(django_user_model, username)
-    user.groups.add(sync_group())
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    return django_user_model.objects.get(pk=user.pk)  # no cached permissions
 
 
 @pytest.fixture

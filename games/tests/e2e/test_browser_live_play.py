@@ -8,7 +8,7 @@ import pytest
 from conftest import PASSWORD
 from games import services
 from games.models import Game
-from games.tests.e2e.test_browser_phones import PHONE, finish_quickly, wait_for_turn
+from games.tests.e2e.test_browser_phones import PHONE, finish_quickly, holding_a_drawn_card
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import start_game
 
@@ -74,17 +74,7 @@ def test_a_phone_player_holding_a_drawn_card_sees_their_whole_grid_below_the_con
     daphne_server, browser, screenshot_dir, django_user_model
 ):
     alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
-    game = services.bot_game_create(user=alice, bots=3, level="medium")
-    for pos in (0, 1):
-        game.refresh_from_db()
-        services.game_apply_action(
-            game_id=game.pk, user=alice, action={"reveal": pos}, version=game.version
-        )
-    wait_for_turn(game, seat=0)
-    game.refresh_from_db()
-    services.game_apply_action(
-        game_id=game.pk, user=alice, action={"take": "deck"}, version=game.version
-    )
+    game = holding_a_drawn_card(alice)
     context, page = game_page(browser, daphne_server, alice, game, viewport=PHONE)
     page.locator("#drawn-card").wait_for()
     # The sticky bar (the drawn card, the prompt, both choices) and the player's three rows

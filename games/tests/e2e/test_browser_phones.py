@@ -60,6 +60,23 @@ def wait_for_turn(game, seat: int, timeout: float = 30) -> None:
     raise AssertionError(f"seat {seat} did not get the turn")
 
 
+def holding_a_drawn_card(user):
+    """A game of ``user`` against three medium bots (played by the live server's runner), at
+    ``user``'s first turn, with a card drawn from the deck."""
+    game = services.bot_game_create(user=user, bots=3, level="medium")
+    for pos in (0, 1):
+        game.refresh_from_db()
+        services.game_apply_action(
+            game_id=game.pk, user=user, action={"reveal": pos}, version=game.version
+        )
+    wait_for_turn(game, seat=0)
+    game.refresh_from_db()
+    services.game_apply_action(
+        game_id=game.pk, user=user, action={"take": "deck"}, version=game.version
+    )
+    return game
+
+
 def test_no_page_scrolls_sideways_on_a_phone(
     daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
 ):
@@ -155,17 +172,7 @@ def test_an_error_shows_where_a_phone_player_is_looking(
     # The page does not hear of the move made beside it below, so its tap is on a stale version.
     monkeypatch.setattr(publish, "_send", lambda group, message: None)
     alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
-    game = services.bot_game_create(user=alice, bots=3, level="medium")
-    for pos in (0, 1):
-        game.refresh_from_db()
-        services.game_apply_action(
-            game_id=game.pk, user=alice, action={"reveal": pos}, version=game.version
-        )
-    wait_for_turn(game, seat=0)
-    game.refresh_from_db()
-    services.game_apply_action(
-        game_id=game.pk, user=alice, action={"take": "deck"}, version=game.version
-    )
+    game = holding_a_drawn_card(alice)
 
     context = logged_in_context(browser, base, alice, viewport=PHONE)
     page = context.new_page()
