@@ -191,10 +191,13 @@
     if (saved > version()) wantSync(saved, 0);
   }
 
+  // The watchdog below: when the server last spoke, and how many heartbeats of silence it waits.
+  var heard = Date.now(), patience = 4;
   var wasOpen = false, wrapper = null;
   document.addEventListener("htmx:wsOpen", function (e) {
     socket = wrapper = e.detail.socketWrapper;
     current = e.detail.event ? e.detail.event.target : null;
+    heard = Date.now();
     if (offline) return;  // the network is gone again: "online" connects anew
     setConn("open", text("textOpen", "live"));
     if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback
@@ -222,7 +225,6 @@
   // server speaks at least every data-heartbeat milliseconds (a state or a heartbeat frame), so
   // a silence of several means the socket is dead. Connect anew, and wait twice as long the
   // next time until a heartbeat comes again (an overloaded server is late, not dead: no storm).
-  var heard = Date.now(), patience = 4;
   setInterval(function () {
     var game = $("game"), period = game ? parseInt(game.dataset.heartbeat, 10) : NaN;
     if (!wrapper || !socket || offline || !(period > 0)) return;
@@ -232,7 +234,6 @@
     setConn("connecting", text("textClosed", "reconnecting…"));
     wrapper.reconnect();
   }, 1000);
-  document.addEventListener("htmx:wsOpen", function () { heard = Date.now(); });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     var message = e.detail.message || "";
     heard = Date.now();
