@@ -9,6 +9,7 @@ from chat.models import Message
 from chat.selectors import active_silence
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
+from moderation.roles import may_sanction
 from stats.queries import recent_games
 
 QUEUE_SIZE = 50
@@ -25,6 +26,7 @@ class QueueItem:
     sanctions: list[AuditEntry] = field(default_factory=list)
     recent_messages: list[Message] = field(default_factory=list)
     recent_games: list[GamePlayer] = field(default_factory=list)
+    may_sanction: bool = False  # the viewer may ban or silence the reported player
 
 
 def open_reports(*, viewer, limit: int = QUEUE_SIZE) -> tuple[list[QueueItem], int]:
@@ -54,8 +56,14 @@ def open_reports(*, viewer, limit: int = QUEUE_SIZE) -> tuple[list[QueueItem], i
                     list(AuditEntry.objects.filter(player_id=report.player_id)[:3]),
                     recent_messages(report.player_id, limit=5),
                     recent_games(report.player, viewer=viewer, limit=5),
+                    may_sanction(viewer, report.player),
                 )
-            item.sanctions, item.recent_messages, item.recent_games = about[report.player_id]
+            (
+                item.sanctions,
+                item.recent_messages,
+                item.recent_games,
+                item.may_sanction,
+            ) = about[report.player_id]
             item.earlier_reports = counts.get(report.player_id, 1) - 1
         items.append(item)
     return items, total
@@ -93,11 +101,13 @@ class PlayerFile:
     games: list[GamePlayer]
     reports: list[Report]
     sanctions: list[AuditEntry]
+    may_sanction: bool  # the viewer may ban or silence the player, and lift either
 
 
 def player_file(player, *, viewer) -> PlayerFile:
     return PlayerFile(
         player=player,
+        may_sanction=may_sanction(viewer, player),
         silence=active_silence(player.pk),
         messages=recent_messages(player.pk),
         games=recent_games(player, viewer=viewer, limit=RECENT),
