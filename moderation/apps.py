@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class ModerationConfig(AppConfig):
     name = "moderation"
     verbose_name = "Moderation"
+
+    def ready(self):
+        from moderation import signals
+
+        signals.connect()
