@@ -22,6 +22,19 @@ class ReadOnlyMixin:
         return False
 
 
+class SecretFieldsMixin:
+    """``secret_fields`` hold what no player may see (face-down cards, the piles, the seed that
+    dealt them): shown to superusers only, never to staff a superuser let view these rows."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def get_exclude(self, request, obj=None):
+        exclude = list(super().get_exclude(request, obj) or ())
+        if not request.user.is_superuser:
+            exclude += self.secret_fields
+        return exclude
+
+
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     extra = 0
@@ -51,7 +64,8 @@ class LobbyAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class GameAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = ("snapshot", "seed")
     list_display = ("id", "lobby", "status", "phase", "version", "created_at", "finished_at")
     list_filter = ("status", "phase")
     list_select_related = ("lobby",)
@@ -69,13 +83,15 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class RoundAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = ("deck",)
     list_display = ("game", "number", "starter", "ender", "scores", "scored_at")
     list_select_related = ("game",)
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class MoveAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = ("reshuffle",)
     list_display = ("game", "version", "round", "seat", "action", "created_at")
     list_select_related = ("game",)
     search_fields = ("game__id",)

@@ -149,8 +149,9 @@ class UserSocket(ChatSocket, NoDatabaseHopConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
 
     def check_access(self) -> None:
-        """Before a frame changes anything (in its thread): ``AccessEnded`` if the session has
-        ended (log-out, password change) or the user was banned since the socket opened."""
+        """Before a frame changes anything or asks for the state (in its thread):
+        ``AccessEnded`` if the session has ended (log-out, password change) or the user was
+        banned since the socket opened."""
         if not account_sockets.session_alive(self.scope):
             raise AccessEnded
 
@@ -322,7 +323,11 @@ class GameConsumer(UserSocket):
             if command != "action":
                 await self.note_activity()
             if command == "sync":
-                await self.send_state()
+                # Checked like a move: a session that has ended reads no more of the game.
+                state = await in_db_thread(self.checked)(
+                    selectors.game_state_by_id, game_id=self.game_id, seat=self.seat
+                )
+                await self.send_game_state(state)
             elif command == "chat":
                 await self.chat_receive(data)
             elif command == "ready":

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts import sockets
 from conftest import PASSWORD
+from games import services
 from games.models import Move
 from games.tests.helpers import start_game
 from games.tests.ws import db, receive_json, send
@@ -145,6 +146,25 @@ async def test_a_move_from_an_ended_session_is_refused(alice, bob, lost_close_me
     message = await comm.receive_output(timeout=5)
     assert message == {"type": "websocket.close", "code": 4401}
     assert await Move.objects.filter(game=game).acount() == 0
+
+
+@pytest.mark.parametrize("how", ["log-out", "ban"])
+async def test_a_sync_from_an_ended_session_reads_nothing(alice, bob, lost_close_messages, how):
+    """A private game's state is the player's only while they may play: after a log-out or a
+    ban whose close message was lost, asking for the state closes the socket instead."""
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game = await db(services.lobby_start)(lobby_id=lobby.pk, user=alice)
+    browser = await db(logged_in)(alice)
+    comm = await open_socket(browser, f"/ws/games/{game.pk}/?format=json")
+    await send(comm, {"sync": True})
+    assert "version" in await receive_json(comm)  # while logged in
+    if how == "log-out":
+        await sync_to_async(browser.post)(reverse("logout"))
+    else:
+        await db(alice.ban)("cheating")
+    await send(comm, {"sync": True})
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
 
 
 async def test_the_session_row_is_read_again_before_a_move(alice, bob):
