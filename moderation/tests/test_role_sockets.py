@@ -120,10 +120,15 @@ def is_deactivated(user):
 async def test_a_moderator_who_loses_the_role_loses_the_private_games_socket(
     alice, bob, maud, lose
 ):
-    game = await db(private_game)(alice, bob)
-    browser, comm = await watching(maud, game)
+    await assert_losing_it_closes(maud, lose, await db(private_game)(alice, bob))
+
+
+async def assert_losing_it_closes(user, lose, game):
+    """``user`` watches private ``game``; ``lose(user)`` closes the socket, and a new one is
+    refused."""
+    browser, comm = await watching(user, game)
     started = time.monotonic()
-    await db(lose)(maud)
+    await db(lose)(user)
     await assert_closed([comm], started, lose.__name__)
     await assert_refused(browser, game)
 
@@ -156,12 +161,7 @@ async def test_a_user_who_loses_the_permission_loses_the_private_games_socket(
     alice, bob, charlie, lose
 ):
     await db(charlie.user_permissions.add)(await db(view_report)())
-    game = await db(private_game)(alice, bob)
-    browser, comm = await watching(charlie, game)
-    started = time.monotonic()
-    await db(lose)(charlie)
-    await assert_closed([comm], started, lose.__name__)
-    await assert_refused(browser, game)
+    await assert_losing_it_closes(charlie, lose, await db(private_game)(alice, bob))
 
 
 async def test_a_superuser_who_is_one_no_more_loses_the_private_games_socket(alice, bob, root):
