@@ -190,3 +190,63 @@ def test_an_error_shows_where_a_phone_player_is_looking(
     assert page.evaluate(IN_VIEW), "the error is off-screen at the bottom of the board"
     page.screenshot(path=screenshot_dir / "phone-error-after-tap.png")
     context.close()
+
+
+# What sticks out: past the screen's right edge, or out of its own box (text that does not
+# wrap pokes out of its narrow box without moving any box: a wide screen has room for it).
+STICKING_OUT = """() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll("body *")].filter(e => {
+    const box = e.getBoundingClientRect();
+    if (box.width === 0) return false;
+    const text = [...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.data.trim());
+    const spills = text && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+      && getComputedStyle(e).overflowX === "visible";
+    return box.right > width + 1 || spills;
+  }).slice(0, 5).map(e => `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join(".")}`);
+}"""
+
+
+def test_a_name_of_the_longest_kind_stays_inside_the_pages(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    """A valid name of 24 characters with no place to break it (the most a new name may hold),
+    to play and holding a drawn card: its turn pill, the "holds a drawn card" pile, the
+    prompt, the last moves and the lobby list must wrap it, on a phone and on a computer."""
+    base = daphne_server
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    longest = django_user_model.objects.create_user("W" * 24, "w@example.com", PASSWORD)
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    game = start_game(longest, alice)
+    users = [longest, alice]
+    for user in users:
+        for pos in (0, 1):
+            game.refresh_from_db()
+            services.game_apply_action(
+                game_id=game.pk, user=user, action={"reveal": pos}, version=game.version
+            )
+    for action in ({"take": "deck"}, {"flip": 11}, {"take": "deck"}):
+        game.refresh_from_db()
+        state = engine.from_snapshot(game.snapshot)
+        if state.current == 0 and state.drawn is not None:
+            break
+        services.game_apply_action(
+            game_id=game.pk, user=users[state.current], action=action, version=game.version
+        )
+    state = engine.from_snapshot(Game.objects.get(pk=game.pk).snapshot)
+    assert state.current == 0 and state.drawn is not None
+    services.lobby_create(host=longest, name="Open table", seat_count=3)
+
+    overflowing = {}
+    for size, viewport in {"phone": PHONE, "computer": {"width": 1280, "height": 900}}.items():
+        context = logged_in_context(browser, base, alice, viewport=viewport)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for name, url in {"game": f"/games/{game.pk}/", "lobbies": "/lobbies/"}.items():
+            page.goto(base + url)
+            page.locator("[ws-connect][data-synced]").first.wait_for()
+            page.screenshot(path=screenshot_dir / f"longest-name-{name}-{size}.png", full_page=True)
+            if found := page.evaluate(STICKING_OUT):
+                overflowing[f"{name} on a {size}"] = found
+        context.close()
+    assert overflowing == {}
