@@ -11,12 +11,14 @@ forked child); ``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread i
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from analysis.core import analyse_record
 
 NICENESS = 10
+SERVER_CHECK = 1.0  # seconds between two looks of the worker at its server process
 
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None
@@ -48,13 +50,26 @@ def _worker() -> ProcessPoolExecutor:
     if _pool is None or _pool_pid != os.getpid():
         # spawn, not fork: the server process has threads (database pool, bot runner).
         context = multiprocessing.get_context("spawn")
-        _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_in_worker)
+        _pool = ProcessPoolExecutor(
+            1, mp_context=context, initializer=_in_worker, initargs=(os.getpid(),)
+        )
         _pool_pid = os.getpid()
     return _pool
 
 
-def _in_worker() -> None:
+def _in_worker(server: int) -> None:
     """The worker's start: a lower priority, and Ctrl-C left to the server, which ends the
-    worker as it stops (a terminal's Ctrl-C reaches every process of its group)."""
+    worker as it stops (a terminal's Ctrl-C reaches every process of its group); and a watch
+    on the server process ``server``, whose death nothing else would tell it."""
     os.nice(NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """End this worker once ``server`` is gone. A server process killed outright (``kill -9``,
+    the out-of-memory killer) cannot stop it, and the worker would wait for work for ever: it
+    holds both ends of its own queue's pipe, so no end of file ever comes."""
+    while os.getppid() == server:
+        time.sleep(SERVER_CHECK)
+    os._exit(0)

@@ -190,3 +190,90 @@ def test_an_error_shows_where_a_phone_player_is_looking(
     assert page.evaluate(IN_VIEW), "the error is off-screen at the bottom of the board"
     page.screenshot(path=screenshot_dir / "phone-error-after-tap.png")
     context.close()
+
+
+# What sticks out: past the screen's right edge, or out of its own box (text that does not
+# wrap pokes out of its narrow box without moving any box: a wide screen has room for it);
+# not what a box that scrolls or clips holds (a wide score table scrolls inside its own box).
+STICKING_OUT = """() => {
+  const width = document.documentElement.clientWidth;
+  const held = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+    if (getComputedStyle(a).overflowX !== "visible") return true; return false; };
+  return [...document.querySelectorAll("body *")].filter(e => {
+    const box = e.getBoundingClientRect();
+    if (box.width === 0 || held(e)) return false;
+    const text = [...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.data.trim());
+    const spills = text && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+      && getComputedStyle(e).overflowX === "visible";
+    return box.right > width + 1 || spills;
+  }).slice(0, 5).map(e => `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join(".")}`);
+}"""
+
+
+def test_a_name_of_the_longest_kind_stays_inside_the_pages(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    """A valid name of 24 characters with no place to break it (the most a new name may hold)
+    must wrap, on a phone and on a computer: in the lobby list, and on the game page while its
+    player holds a drawn card (turn pill, pile, prompt, last moves), has revealed every card
+    (the final banner) and has won."""
+    base = daphne_server
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    longest = django_user_model.objects.create_user("W" * 24, "w@example.com", PASSWORD)
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    users = [longest, alice]
+    game = start_game(longest, alice, end_score=1)
+    services.lobby_create(host=longest, name="Open table", seat_count=3)
+
+    def step(until) -> None:
+        """Play through the services until ``until(state)``: the long name turns a card on
+        each turn (it ends the round), alice swaps her first card (she never does)."""
+        for _ in range(200):
+            game.refresh_from_db()
+            state = engine.from_snapshot(game.snapshot)
+            if until(state):
+                return
+            if state.phase == engine.ROUND_OVER:
+                for user in users:
+                    services.game_set_ready(game_id=game.pk, user=user)
+                continue
+            if state.phase == engine.REVEAL_PHASE:
+                seat = state.to_act()[0]
+                action = state.legal_actions(seat)[0].to_json()
+            else:
+                seat = state.current
+                legal = [a.to_json() for a in state.legal_actions(seat)]
+                if state.drawn is None:
+                    action = {"take": "deck"}
+                else:
+                    flips = [a for a in legal if "flip" in a]
+                    action = flips[0] if seat == 0 and flips else {"swap": 0}
+            services.game_apply_action(
+                game_id=game.pk, user=users[seat], action=action, version=game.version
+            )
+        raise AssertionError("the game did not get there")
+
+    def stuck_out(moment: str) -> None:
+        for size, viewport in {"phone": PHONE, "computer": {"width": 1280, "height": 900}}.items():
+            context = logged_in_context(browser, base, alice, viewport=viewport)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            urls = {moment: f"/games/{game.pk}/"}
+            if moment == "drawn":
+                urls["lobbies"] = "/lobbies/"
+            for name, url in urls.items():
+                page.goto(base + url)
+                page.locator("[ws-connect][data-synced]").first.wait_for()
+                page.screenshot(path=screenshot_dir / f"longest-{name}-{size}.png", full_page=True)
+                if found := page.evaluate(STICKING_OUT):
+                    overflowing[f"{name} on a {size}"] = found
+            context.close()
+
+    overflowing = {}
+    step(lambda state: state.phase == engine.PLAY and state.current == 0 and state.drawn)
+    stuck_out("drawn")
+    step(lambda state: state.phase == engine.FINAL)
+    stuck_out("final")
+    step(lambda state: state.phase == engine.GAME_OVER)
+    stuck_out("game-over")
+    assert overflowing == {}
