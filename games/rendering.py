@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.names import short_name
 from games import clock, engine, movelog
 from games.bounded_cache import BoundedCache
 from games.labels import PHASE_LABELS, player_label
@@ -67,11 +68,13 @@ _names = BoundedCache(1024)
 
 
 def named(view: engine.View) -> engine.View:
-    """``view`` with the bots named in the active language (games.labels)."""
+    """``view`` with its players' names as the board says them: the bots named in the active
+    language (games.labels), every name cut to ``NAME_MAX`` (accounts.names: an account from
+    before the rule may hold 150 characters); the whole name only in a player's tooltip."""
     key = (translation.get_language(), view.players)
     names = _names.get(key)
     if names is None:
-        names = tuple(player_label(n) for n in view.players)
+        names = tuple(short_name(player_label(n)) for n in view.players)
         _names.put(key, names)
     return replace(view, players=names)
 
@@ -117,6 +120,7 @@ def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
 
 
 def board_context(view: engine.View, meta: dict) -> dict:
+    full_names = [player_label(n) for n in view.players]
     view = named(view)
     players = []
     last = view.results[-1] if view.results else None
@@ -131,6 +135,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
             {
                 "seat": seat,
                 "name": name,
+                "full_name": full_names[seat],
                 "total": view.totals[seat],
                 "grid": grid_html(seat, name, view.grids[seat], replay=bool(meta.get("replay"))),
                 "current": view.current == seat,

@@ -1,6 +1,9 @@
 """One rule for player names: 3 to 24 letters, digits, _ and -; longer old names are cut in
 display with an ellipsis and a full-name tooltip; bot-game titles fit any name."""
 
+import random
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -8,7 +11,7 @@ from accounts.names import NAME_MAX, name_html, short_name
 from accounts.tests.test_register import register
 from chat import services as chat_services
 from games import services
-from games.tests.helpers import start_game
+from games.tests.helpers import play_one, reveal_all, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +77,24 @@ def test_an_old_long_name_is_cut_everywhere_with_its_tooltip(client, old, alice)
         assert cut in page, url
         assert f'title="{LONG}"' in page, url
         assert f">{LONG}<" not in page, url
+
+
+def _text_outside_tooltips(page: str) -> str:
+    """``page`` without its tooltips and links (a profile's address holds the whole name)."""
+    return re.sub(r'(title|href)="[^"]*"', "", page)
+
+
+def test_an_old_long_name_is_cut_in_the_boards_sentences(client, old, alice):
+    """The turn pill, the prompt, the last moves and a drawn card's holder say the cut name
+    too: only a tooltip holds the whole of it."""
+    game = start_game(old, alice)
+    client.force_login(old)
+    shown = [_text_outside_tooltips(client.get(f"/games/{game.pk}/").content.decode())]
+    reveal_all(game, [old, alice])
+    rng = random.Random(3)
+    for _ in range(3):
+        play_one(game, [old, alice], rng)
+        shown.append(_text_outside_tooltips(client.get(f"/games/{game.pk}/").content.decode()))
+    for page in shown:
+        assert short_name(LONG) in page
+        assert LONG[: NAME_MAX + 5] not in page
