@@ -116,3 +116,24 @@ def test_a_socket_that_dies_without_a_word_is_replaced(daphne_server, browser, a
     assert len(sockets) == 2
     page.locator('#conn[data-state="open"]').wait_for()
     context.close()
+
+
+def test_the_grids_of_a_row_line_up_when_a_header_wraps(
+    daphne_server, browser, screenshot_dir, alice, bob, django_user_model
+):
+    """A badge beside a long name wraps its header onto two lines: that grid must still start
+    level with its neighbours', or the table reads as a staircase."""
+    long = django_user_model.objects.create_user("W" * 24, "w@example.com", PASSWORD)
+    carol = django_user_model.objects.create_user("carol", "carol@example.com", PASSWORD)
+    game = start_game(alice, bob, carol, long)  # all four "revealing": a badge each
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    places = [page.locator(f"#player-{s}").bounding_box() for s in range(4)]
+    heads = [page.locator(f"#player-{s} .player-head").bounding_box() for s in range(4)]
+    grids = [page.locator(f"#player-{s} .grid").bounding_box() for s in range(4)]
+    page.screenshot(path=screenshot_dir / "game-wrapped-header.png")
+    assert len({round(p["y"]) for p in places}) == 1  # one row of four
+    assert heads[3]["height"] > heads[0]["height"]  # the long name's header did wrap
+    assert max(g["y"] for g in grids) - min(g["y"] for g in grids) < 1
+    context.close()
