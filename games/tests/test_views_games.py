@@ -51,6 +51,18 @@ def test_private_lobby_is_hidden_but_the_invite_link_works(client, alice, bob):
     assert lobby.seats.filter(user=bob).exists()
 
 
+def test_the_invite_link_is_offered_only_while_the_lobby_takes_players(client, alice, bob):
+    lobby = services.lobby_create(host=alice, name="T")
+    services.lobby_join(lobby_id=lobby.pk, user=bob)
+    client.force_login(bob)
+    assert lobby.invite_code.encode() in client.get(reverse("games:lobby", args=[lobby.pk])).content
+    services.lobby_leave(lobby_id=lobby.pk, user=alice)  # bob hosts now
+    services.lobby_leave(lobby_id=lobby.pk, user=bob)  # alone: the lobby closes
+    page = client.get(reverse("games:lobby", args=[lobby.pk]))
+    assert b"This lobby has been closed" in page.content
+    assert lobby.invite_code.encode() not in page.content
+
+
 def test_removed_player_sees_a_message(client, alice, bob):
     lobby = services.lobby_create(host=alice, name="T")
     services.lobby_join(lobby_id=lobby.pk, user=bob)
