@@ -323,11 +323,7 @@ class GameConsumer(UserSocket):
             if command != "action":
                 await self.note_activity()
             if command == "sync":
-                # Checked like a move: a session that has ended reads no more of the game.
-                state = await in_db_thread(self.checked)(
-                    selectors.game_state_by_id, game_id=self.game_id, seat=self.seat
-                )
-                await self.send_game_state(state)
+                await self.send_state(check=True)
             elif command == "chat":
                 await self.chat_receive(data)
             elif command == "ready":
@@ -435,9 +431,16 @@ class GameConsumer(UserSocket):
         view = public if plain else as_seat(public, self.seat, drawn)
         await self.send_frame(version, public, view, event["meta"])
 
-    async def send_state(self):
-        state = await in_db_thread(selectors.game_state_by_id)(game_id=self.game_id, seat=self.seat)
+    async def send_state(self, check: bool = False):
+        """The full state; ``check``: asked for by the client, so checked like a move first (a
+        session that has ended reads no more of the game)."""
+        state = await in_db_thread(self.read_state)(check)
         await self.send_game_state(state)
+
+    def read_state(self, check: bool) -> selectors.GameState:
+        if check:
+            self.check_access()
+        return selectors.game_state_by_id(game_id=self.game_id, seat=self.seat)
 
     async def send_state_or_unavailable(self):
         """The full state; when the database cannot be read, an ``unavailable`` error instead,

@@ -174,7 +174,10 @@ def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
     if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
         return redirect("games:game", lobby.game_id)
     context = _lobby_context(lobby, request.user, invite_code)
-    context["invite_url"] = request.build_absolute_uri(f"/lobbies/invite/{lobby.invite_code}/")
+    # Offered while the lobby takes players, to its players (and anyone, when it is public).
+    if lobby.status == Lobby.Status.OPEN and (context["my_seat"] or lobby.is_public):
+        link = f"/lobbies/invite/{lobby.invite_code}/"
+        context["invite_url"] = request.build_absolute_uri(link)
     return render(request, "games/lobby.html", context)
 
 
