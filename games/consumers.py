@@ -257,11 +257,16 @@ class GameConsumer(UserSocket):
         meanwhile is alive and current but for what is on its way: it reads nothing and is
         sent nothing (an overloaded server sends late; resyncs would only add to its load).
         A player's seat also notes that it is still here (presence) every SKYJO_HEARTBEAT
-        seconds; a crashed process stops beating."""
+        seconds; a crashed process stops beating. Every SKYJO_HEARTBEAT seconds the socket's
+        access is checked too, so that a socket whose "close" message was lost (accounts.sockets)
+        is closed all the same, watching or not."""
         period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
-        last_check = time.monotonic()
+        last_check = last_access = time.monotonic()
         while True:
             await asyncio.sleep(period)
+            access = time.monotonic() - last_access >= settings.SKYJO_HEARTBEAT - 0.01
+            if access:
+                last_access = time.monotonic()
             check = time.monotonic() - last_check >= settings.SKYJO_WS_HEARTBEAT - 0.01
             if check:
                 last_check = time.monotonic()
@@ -271,10 +276,13 @@ class GameConsumer(UserSocket):
             present = self.seat is not None and (
                 time.monotonic() - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
             )
-            if not (check or present):
+            if not (check or present or access):
                 continue
             try:
-                version = await in_db_thread(self.pulse)(check, present)
+                version = await in_db_thread(self.pulse)(check, present, access)
+            except AccessEnded:
+                await self.close(code=CLOSE_UNAUTHENTICATED)
+                return
             except DATABASE_DOWN as exc:
                 log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
                 continue
@@ -295,9 +303,11 @@ class GameConsumer(UserSocket):
             else:
                 await self.send_heartbeat(version)
 
-    def pulse(self, check: bool, present: bool) -> int | None:
-        """This seat's presence if ``present``, and the game's version if ``check`` (one
-        thread hop)."""
+    def pulse(self, check: bool, present: bool, access: bool) -> int | None:
+        """This socket's access if ``access`` (``AccessEnded``), this seat's presence if
+        ``present``, and the game's version if ``check`` (one thread hop)."""
+        if access:
+            self.check_access()
         if present:
             self.last_seen = time.monotonic()
             services.game_player_seen(game_id=self.game_id, user=self.user)

@@ -1,6 +1,7 @@
 """A ban, a log-out or a password change closes the user's open sockets within a second, and a
 frame from a session that has ended changes nothing (issue 10, item 1)."""
 
+import asyncio
 import time
 
 import pytest
@@ -165,6 +166,31 @@ async def test_a_sync_from_an_ended_session_reads_nothing(alice, bob, lost_close
         await db(alice.ban)("cheating")
     await send(comm, {"sync": True})
     assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+@pytest.mark.parametrize("how", ["log-out", "ban"])
+@pytest.mark.parametrize("who", ["player", "spectator"])
+async def test_a_quiet_socket_of_an_ended_session_is_closed_by_its_heartbeat(
+    alice, bob, charlie, lost_close_messages, settings, how, who
+):
+    """The close message lost and no frame sent: the heartbeat's access check closes the
+    socket all the same, within SKYJO_HEARTBEAT; a socket whose session lives stays open."""
+    settings.SKYJO_HEARTBEAT = 0.5
+    game, _ = await game_and_lobby(alice, bob)
+    user = alice if who == "player" else charlie
+    browser = await db(logged_in)(user)
+    comm = await open_socket(browser, f"/ws/games/{game.pk}/?format=json")
+    other = await open_socket(await db(logged_in)(bob), f"/ws/games/{game.pk}/?format=json")
+    if how == "log-out":
+        await sync_to_async(browser.post)(reverse("logout"))
+    else:
+        await db(user.ban)("cheating")
+    started = time.monotonic()
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+    print(f"\nclosed by the heartbeat {time.monotonic() - started:.2f} s after the {how}")
+    await asyncio.sleep(3 * settings.SKYJO_HEARTBEAT)
+    await assert_open(other)
+    await other.disconnect()
 
 
 async def test_the_session_row_is_read_again_before_a_move(alice, bob):
