@@ -129,6 +129,8 @@ class Game:
         """Start a game and deal its first round (from ``deck`` if given, else shuffled)."""
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ValueError(f"Skyjo needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if isinstance(players, str) or not all(isinstance(p, str) and p for p in players):
+            raise ValueError("players must be names (non-empty strings), as a record holds them")
         self.players = tuple(players)
         self.rules = rules or Rules()
         self.rng = random.Random(seed)

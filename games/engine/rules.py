@@ -7,9 +7,18 @@ from .errors import RecordError
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The options of rules.md; values a game record could not hold raise ValueError."""
+
     end_score: int = 100
     double_on_tie: bool = True
     final_reveal_clears_columns: bool = True
+
+    def __post_init__(self) -> None:
+        if type(self.end_score) is not int or self.end_score < 1:
+            raise ValueError("rules.end_score must be a positive integer")
+        for name in ("double_on_tie", "final_reveal_clears_columns"):
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"rules.{name} must be true or false")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -25,10 +34,7 @@ class Rules:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RecordError(f"unknown rule {unknown[0]!r}")
-        end_score = data.get("end_score", 100)
-        if type(end_score) is not int or end_score < 1:
-            raise RecordError("rules.end_score must be a positive integer")
-        for name in ("double_on_tie", "final_reveal_clears_columns"):
-            if name in data and type(data[name]) is not bool:
-                raise RecordError(f"rules.{name} must be true or false")
-        return cls(**data)
+        try:
+            return cls(**data)
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None

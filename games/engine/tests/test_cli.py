@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import to_record
+from games.engine import draw, reveal, to_record
 
 from .grids import A10, B24, C10
 from .helpers import flip_to_round_end, new_game
@@ -86,6 +86,29 @@ class TestViewCommand:
         result = run("view", "--player", "spectator", str(record_file))
         assert result.returncode == 0 and json.loads(result.stdout)["drawn"] is None
 
+    def test_a_drawn_card_shows_in_the_drawers_view_alone(self):
+        game = new_game(3, grids={0: A10, 1: B24, 2: C10}, draws=[7], reveals=[(0, 1)] * 3)
+        game.apply(0, draw())
+        text = json.dumps(to_record(game))
+        views = {p: json.loads(run("view", "--player", p, "-", stdin=text).stdout) for p in "012"}
+        views["spectator"] = json.loads(
+            run("view", "--player", "spectator", "-", stdin=text).stdout
+        )
+        assert [v["drawn"] for v in views.values()] == [7, None, None, None]
+        assert {(v["phase"], v["current"], v["deck_count"]) for v in views.values()} == {
+            ("play", 0, 150 - 38)
+        }
+
+    def test_a_record_stopped_in_the_reveal_phase(self):
+        game = new_game(3, grids={0: A10, 1: B24, 2: C10})
+        game.apply(1, reveal(4))
+        result = run("view", "--player", "1", "-", stdin=json.dumps(to_record(game)))
+        data = json.loads(result.stdout)
+        assert (data["phase"], data["current"], data["drawn"]) == ("reveal", None, None)
+        assert data["players"][1]["grid"] == ["?"] * 4 + [B24[4]] + ["?"] * 7
+        replay = json.loads(run("replay", "-", stdin=json.dumps(to_record(game))).stdout)
+        assert replay == {"rounds": [], "totals": [0, 0, 0], "finished": False, "winners": []}
+
 
 def moved(change):
     data = record()
@@ -98,6 +121,8 @@ class TestBadInput:
         "text,words",
         [
             ("{not json", "malformed JSON"),
+            (json.dumps(record())[:-40], "malformed JSON"),
+            (moved(lambda r: r.__setitem__("format", "skyjo-record/2")), "unsupported format"),
             ("", "empty"),
             ("   \n", "empty"),
             ("[1, 2]", "JSON object"),

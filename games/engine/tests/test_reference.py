@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    FLIP,
     SWAP,
     TAKE_DISCARD,
     Game,
@@ -68,10 +69,39 @@ def play_a_whole_game(seed: int) -> Game:
     return game
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_whole_games_score_as_the_reference_scores_them(seed):
-    game = play_a_whole_game(seed)
+def keeps_cards_face_down(game: Game, seat: int, action) -> bool:
+    """A step that turns no face-down card: rounds last and the draw pile runs out."""
+    if action.kind in (SWAP, TAKE_DISCARD):
+        return game.up[seat][action.pos]
+    return action.kind != FLIP
+
+
+def play_a_long_game(seed: int) -> Game:
+    """Players who mostly swap into face-up cards, so that rounds run the draw pile out (the
+    column-seeking games above almost never do), with random rules and 2 to 8 players."""
+    rng = random.Random(seed)
+    rules = Rules(
+        end_score=rng.choice([1, 30, 100]),
+        double_on_tie=rng.random() < 0.5,
+        final_reveal_clears_columns=rng.random() < 0.5,
+    )
+    game = Game([f"p{i}" for i in range(rng.randint(2, 8))], rules, seed=seed)
+    while not game.finished:
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        seat = rng.choice(game.to_act())
+        legal = game.legal_actions(seat)
+        stalling = [a for a in legal if keeps_cards_face_down(game, seat, a)]
+        game.apply(seat, rng.choice(stalling if stalling and rng.random() < 0.95 else legal))
+    return game
+
+
+def reshuffles(record: dict) -> int:
+    return sum(len(r.get("reshuffles", [])) for r in record["rounds"])
+
+
+def assert_scored_as_the_reference_scores_it(game: Game) -> None:
     record = json.loads(json.dumps(to_record(game)))
     totals, results, where = reference.replay(record)
     assert where == "over"
@@ -79,6 +109,23 @@ def test_whole_games_score_as_the_reference_scores_them(seed):
     assert totals == game.totals
     again = from_record(record, seed=1)
     assert to_record(again) == record and to_snapshot(again) == to_snapshot(game)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_whole_games_score_as_the_reference_scores_them(seed):
+    assert_scored_as_the_reference_scores_it(play_a_whole_game(seed))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_games_that_run_the_draw_pile_out_score_as_the_reference_scores_them(seed):
+    assert_scored_as_the_reference_scores_it(play_a_long_game(seed))
+
+
+def test_long_games_do_run_the_draw_pile_out():
+    records = [to_record(play_a_long_game(seed)) for seed in range(20)]
+    assert sum(reshuffles(r) > 0 for r in records) >= 15
 
 
 def test_a_record_changed_in_one_place_replays_or_is_refused_with_a_record_error():

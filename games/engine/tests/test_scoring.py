@@ -17,7 +17,7 @@ from .grids import (
     ZERO_ENDER,
     ZERO_OTHER,
 )
-from .helpers import flip_to_round_end, new_game, turn
+from .helpers import flip_next, flip_to_round_end, new_game, turn
 
 
 def play_round(grids, rules=None):
@@ -141,3 +141,31 @@ class TestSeedExamples:
             assert game.cards[1][3::4] == [None, None, None] and game.discard[-3:] == [9, 9, 9]
         else:
             assert game.cards[1][3::4] == [9, 9, 9]
+
+    @pytest.mark.parametrize("clears,raw", [(True, (10, 21, 50)), (False, (10, 63, 77))])
+    def test_the_final_reveal_removes_several_columns_of_several_players(self, clears, raw):
+        # Seat 0 (A10) flips its way out. Seat 1 keeps columns 0 (6s) and 3 (8s) face down,
+        # swapping each drawn 0 into position 1; seat 2 keeps column 2 (9s) face down, taking
+        # the discard into position 1. The final reveal completes all three columns at once.
+        seat1 = [6, 1, 2, 8, 6, 3, 4, 8, 6, 5, 7, 8]
+        seat2 = [7, 5, 9, 3, 10, 11, 9, 4, 12, 1, 9, 2]
+        game = new_game(
+            3,
+            grids={0: A10, 1: seat1, 2: seat2},
+            draws=[None, 0] * 10,
+            reveals=[(0, 1), (1, 2), (1, 3)],
+            rules=Rules(end_score=1000, final_reveal_clears_columns=clears),
+        )
+        assert game.current == 0
+        while game.phase in ("play", "final"):
+            if game.current == 0:
+                flip_next(game)
+            elif game.current == 1:
+                turn(game, {"take": "deck", "swap": 1})
+            else:
+                turn(game, {"take": "discard", "swap": 1})
+        result = game.results[0]
+        assert result.ender == 0 and result.raw == raw and result.scores == raw
+        removed = [[col for col in range(4) if game.cards[s][col] is None] for s in range(3)]
+        assert removed == ([[], [0, 3], [2]] if clears else [[], [], []])
+        assert all(all(up) for up in game.up)

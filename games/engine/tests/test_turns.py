@@ -1,5 +1,7 @@
 """Dealing, revealing, who starts, the three kinds of turn, columns and the reshuffle."""
 
+from collections import Counter
+
 import pytest
 
 from games.engine import (
@@ -23,16 +25,21 @@ from games.engine import (
     NotYourTurn,
     PositionRemoved,
     RevealsDone,
+    Rules,
     WrongPhase,
     draw,
     flip,
+    from_record,
+    full_deck,
     reveal,
     swap,
     take_discard,
+    to_record,
+    to_snapshot,
     view_of,
 )
 
-from .helpers import make_deck, new_game, snapshot, turn
+from .helpers import flip_to_round_end, make_deck, new_game, snapshot, turn
 
 GRID0 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 GRID1 = [0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
@@ -47,7 +54,26 @@ def two_players(**kw):
     return new_game(2, **kw)
 
 
+# rules.md, written out here rather than taken from the engine: -2 ×5, -1 ×10, 0 ×15, 1 … 12 ×10.
+SKYJO_DECK = Counter({-2: 5, -1: 10, 0: 15, **{value: 10 for value in range(1, 13)}})
+
+
 class TestDeal:
+    def test_the_deck_is_the_150_cards_of_rules_md(self):
+        assert sum(SKYJO_DECK.values()) == 150
+        assert Counter(full_deck()) == SKYJO_DECK
+        game = new_game(3, reveals=[(0, 1)] * 3, rules=Rules(end_score=1000))
+        flip_to_round_end(game)
+        game.next_round()
+        assert [Counter(r["deck"]) for r in to_record(game)["rounds"]] == [SKYJO_DECK] * 2
+
+    def test_it_accepts_exactly_the_150_card_deck(self):
+        deck = full_deck()
+        Game(["a", "b"], deck=deck)
+        for wrong in (deck[1:], [*deck, 5], [12, *deck[1:]], [13 if v == 12 else v for v in deck]):
+            with pytest.raises(ValueError, match="150 cards"):
+                Game(["a", "b"], deck=wrong)
+
     def test_it_deals_twelve_cards_per_seat_in_deck_order(self):
         deck = make_deck(3)
         game = Game(["a", "b", "c"], deck=deck)
@@ -448,6 +474,31 @@ class TestReshuffle:
         assert game.cards[0][0::4] == [None, None, None]
         assert game.discard == [7]
         assert sorted(game.draw_pile).count(7) >= 2 and 2 in game.draw_pile
+
+    def test_the_turn_that_ends_the_round_reshuffles_an_empty_draw_pile_too(self):
+        game = two_players(rules=Rules(end_score=1000))
+        for pos in range(9):  # seat 0 keeps only position 9 face down; seat 1 stalls
+            turn(game, {"take": "deck", "flip": pos})
+            turn(game, {"take": "deck", "swap": 0})
+        while not (len(game.draw_pile) == 2 and game.current == 0):
+            if game.current == 0:
+                turn(game, {"take": "deck", "swap": 5})  # column 1 keeps its face-down card
+            elif len(game.draw_pile) == 2:
+                turn(game, {"take": "discard", "swap": 0})  # a turn that draws nothing
+            else:
+                turn(game, {"take": "deck", "swap": 0})
+        assert game.log.reshuffles == []
+        turn(game, {"take": "deck", "flip": 9})
+        assert game.ender == 0 and game.phase == "final" and len(game.draw_pile) == 1
+        game.apply(1, draw())
+        below = list(game.discard)
+        out = game.cards[1][0]
+        game.apply(1, swap(0))
+        assert game.phase == "round_over" and game.results[0].ender == 0
+        assert game.discard == [out] and sorted(game.draw_pile) == sorted(below)
+        assert game.log.reshuffles == [game.draw_pile[::-1]]
+        again = from_record(to_record(game))
+        assert to_snapshot(again) == to_snapshot(game)
 
 
 class TestActionJson:
