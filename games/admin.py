@@ -24,7 +24,8 @@ class ReadOnlyMixin:
 
 class SecretFieldsMixin:
     """``secret_fields`` hold what no player may see (face-down cards, the piles, the seed that
-    dealt them): shown to superusers only, never to staff a superuser let view these rows."""
+    dealt them, a private lobby's invite code): shown to superusers only, never to staff a
+    superuser let view these rows, and not searched for them either."""
 
     secret_fields: tuple[str, ...] = ()
 
@@ -33,6 +34,12 @@ class SecretFieldsMixin:
         if not request.user.is_superuser:
             exclude += self.secret_fields
         return exclude
+
+    def get_search_fields(self, request):
+        fields = super().get_search_fields(request)
+        if request.user.is_superuser:
+            return fields
+        return tuple(f for f in fields if f not in self.secret_fields)
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
@@ -46,7 +53,8 @@ class GamePlayerInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Lobby)
-class LobbyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class LobbyAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    secret_fields = ("invite_code",)  # it lets anyone who holds it into a private lobby
     list_display = ("name", "host", "seat_count", "is_public", "status", "end_score", "created_at")
     list_filter = ("status", "is_public")
     list_select_related = ("host",)

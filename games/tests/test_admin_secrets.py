@@ -1,6 +1,6 @@
 """The admin never shows a non-superuser what the players may not see: the engine snapshot
 (face-down cards, the draw pile, a drawn card), the seed that dealt the first round, a round's
-deck or a reshuffled draw pile. A moderator has no permission on these models at all (403); a
+deck or a reshuffled draw pile, a private lobby's invite code. A moderator has no permission on these models at all (403); a
 staff member a superuser gave the view permissions sees the rows without those fields."""
 
 import pytest
@@ -69,3 +69,21 @@ def test_staff_who_may_view_games_see_no_secret_field(client, staff, game, djang
         html = client.get(url).content.decode()
         for name in SECRET_FIELDS[model]:
             assert f"field-{name}" in html, (model, name)
+
+
+def test_staff_who_may_view_lobbies_see_no_invite_code(client, staff, alice, django_user_model):
+    lobby = services.lobby_create(host=alice, name="Private", is_public=False)
+    staff.user_permissions.add(Permission.objects.get(codename="view_lobby"))
+    client.force_login(staff)
+    page = client.get(reverse("admin:games_lobby_change", args=[lobby.pk])).content.decode()
+    assert 'class="form-row' in page and "field-invite_code" not in page
+    assert lobby.invite_code not in page
+    changelist = reverse("admin:games_lobby_changelist")
+    found = client.get(changelist, {"q": lobby.invite_code}).content.decode()
+    assert "0 lobbies" in found, "a search by the code tells whether it exists"
+
+    superuser = django_user_model.objects.create_superuser("root", "root@example.com", "x-9-y")
+    client.force_login(superuser)
+    page = client.get(reverse("admin:games_lobby_change", args=[lobby.pk])).content.decode()
+    assert lobby.invite_code in page
+    assert "1 lobby" in client.get(changelist, {"q": lobby.invite_code}).content.decode()
