@@ -1,10 +1,12 @@
 """``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin).
 
-Every bad input ends with exit status 2 and one line on standard error; never a traceback.
+Every bad input ends with exit status 2 and one line on standard error, output that cannot be
+written with status 1 and one line; never a traceback.
 """
 
 import argparse
 import json
+import os
 import sys
 
 from .errors import EngineError
@@ -12,6 +14,8 @@ from .record import from_record, replay_summary
 from .view import view_of
 
 USAGE_ERROR = 2
+OUTPUT_ERROR = 1
+BYTE_ORDER_MARK = "\ufeff"
 
 
 class _UsageError(Exception):
@@ -48,7 +52,20 @@ def main(argv: list[str] | None = None) -> int:
     except (_UsageError, EngineError, OSError, ValueError, RecursionError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return USAGE_ERROR
-    print(json.dumps(output))
+    return _write(json.dumps(output))
+
+
+def _write(line: str) -> int:
+    """Print ``line``; output that cannot be written (a full disk, a reader that went away)
+    ends with OUTPUT_ERROR and one line on standard error, not a traceback."""
+    try:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except OSError as exc:
+        print(f"error: cannot write the output: {exc.strerror}", file=sys.stderr)
+        # Python flushes standard output again at exit, which would fail the same way.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OUTPUT_ERROR
     return 0
 
 
@@ -67,6 +84,7 @@ def _load(path: str) -> object:
         raise _UsageError(f"{path} is not UTF-8 text") from None
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror}") from None
+    text = text.removeprefix(BYTE_ORDER_MARK)  # as editors on Windows save JSON
     if not text.strip():
         raise _UsageError(f"{'standard input' if path == '-' else path} is empty")
     try:

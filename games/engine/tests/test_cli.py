@@ -64,6 +64,50 @@ class TestReplayCommand:
         result = run("replay", "-", stdin=json.dumps(record()))
         assert result.returncode == 0 and json.loads(result.stdout)["totals"] == [20, 24, 10]
 
+    def test_it_reads_a_record_that_begins_with_a_byte_order_mark(self, tmp_path):
+        """As editors on Windows save JSON; RFC 8259 lets a reader ignore the mark."""
+        path = tmp_path / "bom.json"
+        path.write_text(json.dumps(record()), encoding="utf-8-sig")
+        for result in (run("replay", str(path)), run("replay", "-", stdin=path.read_text())):
+            assert result.returncode == 0, result.stderr
+            assert json.loads(result.stdout)["totals"] == [20, 24, 10]
+
+
+class TestOutputErrors:
+    """Output that cannot be written ends with status 1 and one line, never a traceback."""
+
+    def assert_one_line(self, returncode, stderr, words):
+        assert returncode == 1, stderr
+        assert "Traceback" not in stderr
+        lines = stderr.splitlines()
+        assert len(lines) == 1 and words in lines[0], stderr
+
+    def test_a_full_disk(self):
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(
+                [sys.executable, "-m", "games.engine", "replay", "-"],
+                cwd=ROOT,
+                input=json.dumps(record()),
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+            )
+        self.assert_one_line(result.returncode, result.stderr, "cannot write the output")
+
+    def test_a_reader_that_went_away(self):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "games.engine", "replay", "-"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        proc.stdout.close()  # before the record is sent: the output has no reader
+        _, stderr = proc.communicate(json.dumps(record()), timeout=60)
+        self.assert_one_line(proc.returncode, stderr, "cannot write the output")
+
 
 class TestViewCommand:
     def test_it_prints_a_players_view(self, record_file):
