@@ -211,22 +211,23 @@ class Game:
         """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing.
 
         If the turn emptied the draw pile, ``last_reshuffle`` holds the new pile's order (as the
-        record's ``reshuffles`` entry) until the next call; else it is ``None``.
+        record's ``reshuffles`` entry) until the next accepted step; else it is ``None``.
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise NotAPlayer(f"seat {seat!r} is not a player in this game")
         if type(action) is not Action:
             raise MalformedAction(f"expected an Action, not {type(action).__name__}")
-        self.last_reshuffle = None
         logs = self.logs
         kind = action.kind
         if kind == REVEAL:
             self._reveal(seat, action.pos)
+            self.last_reshuffle = None
             return
         self._check_turn(seat)
         if kind == DRAW:
             if self.drawn is not None:
                 raise DrawnCardPending("you already drew a card: swap it in or discard it and flip")
+            self.last_reshuffle = None
             self.drawn = self.draw_pile.pop()
             self.turns += 1
             if logs is not None:
@@ -266,6 +267,7 @@ class Game:
                 logs[-1].actions[-1]["flip"] = pos
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
+        self.last_reshuffle = None
         self._end_turn(seat, pos)
 
     def next_round(self, deck: list[int] | None = None) -> None:

@@ -475,6 +475,15 @@ class TestReshuffle:
         assert game.discard == [7]
         assert sorted(game.draw_pile).count(7) >= 2 and 2 in game.draw_pile
 
+    def test_a_refused_step_leaves_the_last_reshuffle_as_it_was(self):
+        game = new_game(2, draws=[None] * 124 + [7], reveals=[(0, 4), (0, 1)])
+        while game.last_reshuffle is None:
+            turn(game, {"take": "deck", "swap": 11 if game.current == 0 else 1})
+        reshuffled = list(game.last_reshuffle)
+        with pytest.raises(NotYourTurn):
+            game.apply(1 - game.current, draw())
+        assert game.last_reshuffle == reshuffled
+
     def test_the_turn_that_ends_the_round_reshuffles_an_empty_draw_pile_too(self):
         game = two_players(rules=Rules(end_score=1000))
         for pos in range(9):  # seat 0 keeps only position 9 face down; seat 1 stalls
