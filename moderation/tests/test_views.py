@@ -253,3 +253,22 @@ def test_the_queue_reads_each_reported_player_once(
     with django_assert_max_num_queries(20):  # six reports about one player
         page = client.get(reverse("moderation:queue")).content.decode()
     assert page.count('class="panel report-card"') == 6
+
+
+@pytest.mark.parametrize("back", ["foo", "home", "logout"])
+def test_it_sends_a_next_that_is_no_path_back_where_the_page_came_from(
+    client, maud, charlie, game, message, back
+):
+    """A word is no page: it was taken for a URL name, a server error when none has it, and
+    the view of that name when one had it."""
+    client.force_login(charlie)
+    url = reverse("moderation:report_player", args=["bob"])
+    response = client.post(url, {"reason": "abuse", "next": back})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("accounts:profile", args=["bob"])
+    form = client.get(reverse("moderation:report_game", args=[game.pk]) + f"?next={back}")
+    assert f'value="{reverse("games:game", args=[game.pk])}"' in form.content.decode()
+    client.force_login(maud)
+    act = reverse("moderation:act", args=["hide", message.pk])
+    response = client.post(act, {"next": back})
+    assert response.status_code == 302 and response["Location"] == reverse("moderation:queue")
