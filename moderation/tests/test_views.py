@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat_services
-from games.tests.helpers import start_game
+from games.tests.helpers import play_to_end, start_game
 from moderation.models import AuditEntry, Report
 from moderation.roles import GROUP_NAME, PERMISSIONS
 
@@ -272,3 +272,23 @@ def test_it_sends_a_next_that_is_no_path_back_where_the_page_came_from(
     act = reverse("moderation:act", args=["hide", message.pk])
     response = client.post(act, {"next": back})
     assert response.status_code == 302 and response["Location"] == reverse("moderation:queue")
+
+
+def test_a_player_finds_no_report_page_of_the_spectators_chat_while_the_game_runs(
+    client, game, alice, bob, charlie, django_user_model
+):
+    """Players do not read the spectators' chat during the game (docs/chat.md): its report
+    page would tell them who wrote there, message by message."""
+    dora = django_user_model.objects.create_user("dora", password="x-dora-pw-1")
+    whisper = chat_services.chat_post(user=dora, text="bob holds a 12", game_id=game.pk)
+    url = reverse("moderation:report_message", args=[whisper.pk])
+    erin = django_user_model.objects.create_user("erin", password="x-erin-pw-1")
+    client.force_login(erin)  # another spectator of the public game may report it
+    assert client.get(url).status_code == 200
+    client.force_login(alice)
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"reason": "abuse"}).status_code == 404
+    assert not Report.objects.exists()
+    play_to_end(game, [alice, bob, charlie])  # then their game page shows that chat too
+    assert whisper.text in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert client.get(url).status_code == 200
