@@ -10,6 +10,7 @@ the English text stays in the JSON error as ``detail``.
 from django.db import InterfaceError, OperationalError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 
 class ServiceError(Exception):
@@ -93,6 +94,24 @@ class NotEnoughPlayers(ServiceError):
 
 class InvalidLobby(ServiceError):
     code = "invalid_lobby"
+
+
+class TooManyTables(ServiceError):
+    """A new lobby, bot game or rematch past SKYJO_MAX_TABLES (games.services)."""
+
+    code = "too_many_tables"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            ngettext_lazy(
+                "You already have %(count)s table: an open lobby you host or a game you play "
+                "in. Finish it or leave it before you open another.",
+                "You already have %(count)s tables: open lobbies you host and games you play "
+                "in. Finish or leave one of them before you open another.",
+                limit,
+            )
+            % {"count": limit}
+        )
 
 
 class NotAPlayer(ServiceError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -43,6 +44,7 @@ from games.errors import (
     NotInvited,
     RemovedFromLobby,
     StaleVersion,
+    TooManyTables,
     WrongPhase,
 )
 from games.labels import BOT_LEVEL_LABELS
@@ -118,6 +120,7 @@ def lobby_create(
             format_lazy(_("The end score must be from 1 to {max}."), max=MAX_END_SCORE)
         )
     with transaction.atomic():
+        _check_tables(host, lock=True)
         lobby = Lobby.objects.create(
             name=name,
             host=host,
@@ -410,6 +413,7 @@ def game_rematch(*, game_id: int, user) -> Game:
             return game.rematch
         if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
             raise LobbyClosed()
+        _check_tables(user)
         players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
         new = _create_game(lobby, players)
         game.rematch = new
@@ -465,6 +469,22 @@ def _lock_open_lobby_as_host(lobby_id: int, host, refusal: str) -> Lobby:
         raise NotHost(refusal)
     _check_open(lobby)
     return lobby
+
+
+def _check_tables(user, *, lock: bool = False) -> None:
+    """Refuse ``user`` a new table (a lobby, a bot game, a rematch) while they have
+    SKYJO_MAX_TABLES already: open lobbies they host and games in play they sit in. Each game
+    is played on by the bot runner to its end, however long, whether anyone is there or not.
+    ``lock``: hold the user's row, so that two of their requests are counted one at a time."""
+    limit = settings.SKYJO_MAX_TABLES
+    if not limit or not settings.RATELIMIT_ENABLE:
+        return
+    if lock:
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    hosted = Lobby.objects.filter(host_id=user.pk, status=Lobby.Status.OPEN).count()
+    playing = GamePlayer.objects.filter(user_id=user.pk, game__status=Game.Status.PLAYING).count()
+    if hosted + playing >= limit:
+        raise TooManyTables(limit)
 
 
 def _check_open(lobby: Lobby) -> None:
