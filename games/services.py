@@ -59,6 +59,7 @@ from games.models import (
     Round,
     Seat,
 )
+from skyjo_site.text import has_nothing_to_see, one_line
 from stats import recording as stats_recording
 
 MAX_NAME = 60
@@ -106,8 +107,8 @@ def lobby_create(
                 seconds=", ".join(str(s) for s in TURN_CLOCKS if s),
             )
         )
-    name = (name or "").strip()
-    if not name or len(name) > MAX_NAME:
+    name = one_line(name or "")
+    if has_nothing_to_see(name) or len(name) > MAX_NAME:
         raise InvalidLobby(
             format_lazy(_("A lobby needs a name of 1 to {max} characters."), max=MAX_NAME)
         )
