@@ -97,17 +97,17 @@ class InvalidLobby(ServiceError):
 
 
 class TooManyTables(ServiceError):
-    """A new lobby, bot game or rematch past SKYJO_MAX_TABLES (games.services)."""
+    """A new lobby, seat, bot game or rematch past SKYJO_MAX_TABLES (games.services)."""
 
     code = "too_many_tables"
 
     def __init__(self, limit: int) -> None:
         super().__init__(
             ngettext_lazy(
-                "You already have %(count)s table: an open lobby you host or a game you play "
-                "in. Finish it or leave it before you open another.",
-                "You already have %(count)s tables: open lobbies you host and games you play "
-                "in. Finish or leave one of them before you open another.",
+                "You already have %(count)s table: an open lobby or a game you play in. "
+                "Finish it or leave it before you take another.",
+                "You already have %(count)s tables: open lobbies and games you play in. "
+                "Finish or leave one of them before you take another.",
                 limit,
             )
             % {"count": limit}

@@ -155,6 +155,7 @@ def lobby_join(
             raise RemovedFromLobby()
         if not lobby.is_public and not lobby.invited_by(invite_code):
             raise NotInvited()
+        _check_tables(user, lock=True)
         free = [s for s in seats if s.is_empty]
         if seat_index is not None:
             free = [s for s in free if s.index == seat_index]
@@ -473,18 +474,20 @@ def _lock_open_lobby_as_host(lobby_id: int, host, refusal: str) -> Lobby:
 
 
 def _check_tables(user, *, lock: bool = False) -> None:
-    """Refuse ``user`` a new table (a lobby, a bot game, a rematch) while they have
-    SKYJO_MAX_TABLES already: open lobbies they host and games in play they sit in. Each game
-    is played on by the bot runner to its end, however long, whether anyone is there or not.
-    ``lock``: hold the user's row, so that two of their requests are counted one at a time."""
+    """Refuse ``user`` a new table (a lobby, a seat, a bot game, a rematch) while they have
+    SKYJO_MAX_TABLES already: open lobbies they sit in (their own too) and games in play they
+    sit in. Each game is played on by the bot runner to its end, however long, whether anyone
+    is there or not, and a seat taken in every open lobby would put an absent player in every
+    game started. ``lock``: hold the user's row, so that two of their requests are counted one
+    at a time."""
     limit = settings.SKYJO_MAX_TABLES
     if not limit or not settings.RATELIMIT_ENABLE:
         return
     if lock:
         get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
-    hosted = Lobby.objects.filter(host_id=user.pk, status=Lobby.Status.OPEN).count()
+    seated = Seat.objects.filter(user_id=user.pk, lobby__status=Lobby.Status.OPEN).count()
     playing = GamePlayer.objects.filter(user_id=user.pk, game__status=Game.Status.PLAYING).count()
-    if hosted + playing >= limit:
+    if seated + playing >= limit:
         raise TooManyTables(limit)
 
 

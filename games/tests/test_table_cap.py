@@ -1,14 +1,15 @@
-"""How many tables one player may have at once (SKYJO_MAX_TABLES: open lobbies they host and
-games in play they sit in): a new lobby, a "Play against bots" game and a rematch past it are
+"""How many tables one player may have at once (SKYJO_MAX_TABLES: open lobbies and games in
+play they sit in): a new lobby, a seat, a "Play against bots" game and a rematch past it are
 refused. Without it one account kept opening bot games (20 an hour by the creation limit),
-each played on by the bot runner to its end, however long, whether anyone watched or not."""
+each played on by the bot runner to its end, however long, whether anyone watched or not, and
+could sit in every open lobby (120 joins an hour), an absent player in every game started."""
 
 import pytest
 from django.urls import reverse
 
 from games import services
 from games.errors import TooManyTables
-from games.models import Game, Lobby
+from games.models import Game, Lobby, Seat
 from games.tests.helpers import play_to_end, start_game
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +63,26 @@ def test_a_rematch_past_it_is_refused_to_whoever_is_at_it(settings, alice, bob, 
         services.game_rematch(game_id=finished.pk, user=alice)
     rematch = services.game_rematch(game_id=finished.pk, user=bob)
     assert services.game_rematch(game_id=finished.pk, user=alice) == rematch  # made already
+
+
+def test_a_seat_past_it_is_refused(client, settings, alice, bob, charlie):
+    settings.SKYJO_MAX_TABLES = 2
+    first, second, third = (
+        services.lobby_create(host=host, name=f"T{n}", seat_count=3)
+        for n, host in enumerate((bob, charlie, bob))
+    )
+    client.force_login(alice)
+    for lobby in (first, second):
+        client.post(reverse("games:lobby_join", args=[lobby.pk]))
+    page = client.post(reverse("games:lobby_join", args=[third.pk]), follow=True)
+    assert "You already have 2 tables" in page.content.decode()
+    assert list(Seat.objects.filter(user=alice).values_list("lobby", flat=True)) == [
+        first.pk,
+        second.pk,
+    ]
+    client.post(reverse("games:lobby_leave", args=[first.pk]))
+    client.post(reverse("games:lobby_join", args=[third.pk]))
+    assert Seat.objects.filter(user=alice, lobby=third).exists()
 
 
 def test_zero_or_the_limits_switched_off_is_no_cap(settings, alice):
