@@ -105,9 +105,9 @@ class TooManyTables(ServiceError):
         super().__init__(
             ngettext_lazy(
                 "You already have %(count)s table: an open lobby or a game you play in. "
-                "Finish it or leave it before you take another.",
+                "Leave the lobby or finish the game before you take another.",
                 "You already have %(count)s tables: open lobbies and games you play in. "
-                "Finish or leave one of them before you take another.",
+                "Leave a lobby or finish a game before you take another.",
                 limit,
             )
             % {"count": limit}
