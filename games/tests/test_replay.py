@@ -260,6 +260,7 @@ class TestCost:
             current = re.findall(r'<a href="[^"]*\?step=(\d+)"[^>]*aria-current="step"', html)
             assert current == ["5"]
             assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', html) == ["5"]
+            assert "\x00" not in html and "\x01" not in html
         assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', first) == ["3"]
         walked.clear()
         html = client.get(replay_url(finished, 10_000)).content.decode()
