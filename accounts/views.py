@@ -38,9 +38,36 @@ def register(request):
     return render(request, "registration/register.html", {"form": form})
 
 
+def _changes_email(request) -> bool:
+    typed = (request.POST.get("email") or "").strip().lower()
+    return typed != (request.user.email or "").lower()
+
+
+def _email_limited(request):
+    """The answer to one change of the e-mail address too many (SKYJO_RATELIMIT_EMAIL per
+    user), else ``None``. Whether an address is taken is what a change tells ("already
+    exists"): unlimited, it was a way to test a list of addresses. Nothing is saved, and the
+    form is not checked, so that the answer tells nothing of the address typed."""
+    used = ratelimit.count(request, "SKYJO_RATELIMIT_EMAIL", key="user", group="skyjo.email")
+    if not used or not used["should_limit"]:
+        return None
+    ratelimit.log_limited(request)
+    count, period = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
+    limited = _(
+        "Nothing was saved: your e-mail address may be changed at most %(count)s times in "
+        "%(period)s. Try again in %(wait)s."
+    ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+    context = {"form": SettingsForm(instance=request.user), "limited": limited}
+    return render(request, "accounts/settings.html", context, status=429)
+
+
 @login_required
 def settings_view(request):
     form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and _changes_email(request):
+        refused = _email_limited(request)
+        if refused is not None:
+            return refused
     if request.method == "POST" and form.is_valid():
         user = form.save()
         if not user.language:  # the browser's, not the cookie's this answer deletes

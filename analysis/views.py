@@ -14,22 +14,20 @@ from games.errors import NotFound
 STOP_POLLING = 286
 
 
-def replay_analysis(game, step: int, positions, moves: list[dict], *, viewer_seat) -> dict:
-    """Context for games/replay.html: each of ``moves`` (the replay's move list) gets its
-    ``note`` (``None`` if not analysed); the state of the analysis, the summary per player, the
-    note of ``step`` and the viewer's previous and next labelled decisions."""
+def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, dict]:
+    """Context for games/replay.html, and the note of each analysed step (``{step: note}``,
+    the same for every viewer: the replay's move list shows them): the state of the analysis,
+    the summary per player, the note of ``step`` and the viewer's previous and next labelled
+    decisions. ``names``: the players, by seat."""
     state, data = selectors.analysis_of(game)
     context = {"analysis_state": state, "viewer_seat": viewer_seat}
     notes = {}
     if data is not None:
-        names = positions[0].view.players
         extra = presenters.replay_notes(data, step, viewer_seat, names)
         notes = extra.pop("notes")
         context.update(extra)
         context["analysis_players"] = presenters.players_summary(data, names, viewer_seat)
-    for move in moves:
-        move["note"] = notes.get(move["step"])
-    return context
+    return context, notes
 
 
 @login_required

@@ -24,8 +24,6 @@ per-message buttons (mute; a report button fits there). The audit log is the cal
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -51,6 +49,7 @@ from games.errors import NotFound
 from games.models import Game, GamePlayer
 from games.selectors import lobby_for_user
 from moderation.roles import sees_private_games
+from skyjo_site.text import has_nothing_to_see, one_line
 
 
 def chat_post(
@@ -67,8 +66,8 @@ def chat_post(
         if quick not in QUICK:
             raise ChatEmpty()
         text = QUICK_ENGLISH[quick]
-    text = _one_line(text or "")
-    if not text:
+    text = one_line(text or "")
+    if has_nothing_to_see(text):
         raise ChatEmpty()
     if len(text) > MAX_LENGTH:
         raise ChatTooLong(
@@ -98,18 +97,6 @@ def chat_post(
         )
         transaction.on_commit(lambda: publish.message_posted(message, removed=removed))
     return message
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _one_line(text: str) -> str:
-    """``text`` as one line: runs of whitespace (line breaks too) as one space, other control
-    characters dropped (PostgreSQL refuses NUL), and a lone surrogate, which JSON may carry but
-    no database stores, as the replacement character."""
-    text = _SURROGATE.sub("\ufffd", text)
-    text = "".join(c for c in text if c.isspace() or unicodedata.category(c) != "Cc")
-    return " ".join(text.split())
 
 
 def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:

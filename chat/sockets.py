@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429
 
 
 class _AccessEnded(Exception):
@@ -53,6 +54,7 @@ class ChatSocket:
 
     chat_accepted = False
     chat_bucket = None
+    chat_dropped = 0
 
     async def accept(self, *args, **kwargs):
         await super().accept(*args, **kwargs)
@@ -89,13 +91,24 @@ class ChatSocket:
 
     async def chat_frame(self, text_data, bytes_data) -> None:
         """A frame on a socket that takes chat frames only (a lobby's): parse, post, answer.
-        Its own token bucket (SKYJO_WS_RATE, SKYJO_WS_BURST), like a game socket's."""
+        Its own token bucket (SKYJO_WS_RATE, SKYJO_WS_BURST), like a game socket's, and like
+        it closed (``4429``) after SKYJO_WS_MAX_DROPPED refused frames: each refusal is a
+        rendered answer, which a client flooding the socket would have for as long as it
+        liked."""
         if self.chat_bucket is None:
             self.chat_bucket = TokenBucket(
                 rate=settings.SKYJO_WS_RATE, burst=settings.SKYJO_WS_BURST
             )
         try:
             if settings.RATELIMIT_ENABLE and not self.chat_bucket.take():
+                self.chat_dropped += 1
+                if self.chat_dropped > settings.SKYJO_WS_MAX_DROPPED:
+                    if self.chat_accepted:
+                        log.warning(
+                            "lobby socket: closed after %s refused frames", self.chat_dropped - 1
+                        )
+                        await self.close(code=CLOSE_RATE_LIMITED)
+                    return
                 raise ChatError(
                     _("Too many messages at once: this one was ignored. Slow down."),
                     code="rate_limited",

@@ -7,22 +7,18 @@ chat.sockets) and any other request with a redirect back to the page it came fro
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from chat import services
+from skyjo_site.redirects import local_url
 
 
 def _answer(request):
     if getattr(request, "htmx", False):
         return HttpResponse(status=204)
-    back = request.POST.get("next") or request.headers.get("referer") or ""
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = "accounts:settings"
-    return redirect(back)
+    back = request.POST.get("next") or request.headers.get("referer")
+    return redirect(local_url(request, back) or "accounts:settings")
 
 
 def _on(request) -> bool:

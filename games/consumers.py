@@ -26,6 +26,7 @@ from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
 from chat.sockets import ChatSocket
 from games import caps, frames, publish, rendering, selectors, services, shedding
+from games.bounded_cache import BoundedCache
 from games.db_threads import in_db_thread
 from games.errors import (
     DATABASE_DOWN,
@@ -492,6 +493,11 @@ class GameConsumer(UserSocket):
         await self.send(text_data=text)
 
 
+# The lobby list of a change in one language, being rendered or done (LobbyListConsumer):
+# a few changes in the languages of the site.
+_lobby_lists = BoundedCache(64)
+
+
 class LobbyListConsumer(UserSocket):
     """Pushes the list of open public lobbies whenever one opens, fills or starts."""
 
@@ -518,7 +524,20 @@ class LobbyListConsumer(UserSocket):
         if event.get("language") == self.language:
             await self.send(text_data=event["html"])
         else:
-            await self.send(text_data=await in_db_thread(self.render)())
+            await self.send(text_data=await self.shared_render(event.get("change")))
+
+    async def shared_render(self, change: str | None) -> str:
+        """The list in this socket's language after ``change`` (a lobby change's id, from
+        games.publish), rendered once in this process for every socket that speaks it: each
+        socket used to render it itself, so that one player's change cost a render (and its
+        queries) per watcher in another language."""
+        key = (change, self.language)
+        task = _lobby_lists.get(key) if change else None
+        if task is None:
+            task = asyncio.ensure_future(in_db_thread(self.render)())
+            if change:
+                _lobby_lists.put(key, task)
+        return await asyncio.shield(task)
 
     def render(self) -> str:
         with translation.override(self.language):

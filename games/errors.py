@@ -10,6 +10,7 @@ the English text stays in the JSON error as ``detail``.
 from django.db import InterfaceError, OperationalError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 
 class ServiceError(Exception):
@@ -93,6 +94,24 @@ class NotEnoughPlayers(ServiceError):
 
 class InvalidLobby(ServiceError):
     code = "invalid_lobby"
+
+
+class TooManyTables(ServiceError):
+    """A new lobby, seat, bot game or rematch past SKYJO_MAX_TABLES (games.services)."""
+
+    code = "too_many_tables"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            ngettext_lazy(
+                "You already have %(count)s table: an open lobby or a game you play in. "
+                "Leave the lobby or finish the game before you take another.",
+                "You already have %(count)s tables: open lobbies and games you play in. "
+                "Leave a lobby or finish a game before you take another.",
+                limit,
+            )
+            % {"count": limit}
+        )
 
 
 class NotAPlayer(ServiceError):

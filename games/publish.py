@@ -15,6 +15,7 @@ the message is sent at once, as before.
 import asyncio
 import logging
 import os
+import uuid
 from collections import deque
 from weakref import WeakKeyDictionary
 
@@ -57,10 +58,10 @@ def lobby_changed(lobby_id: int) -> None:
     _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id})
     with translation.override(settings.LANGUAGE_CODE):
         html = rendering.lobby_list_html()  # reads the database: here, not on the event loop
-    _send(
-        LOBBY_LIST_GROUP,
-        {"type": "lobbies.updated", "html": html, "language": settings.LANGUAGE_CODE},
-    )
+    # ``change`` names this change: sockets in another language render the list once for it
+    # per process (games.consumers.LobbyListConsumer).
+    message = {"html": html, "language": settings.LANGUAGE_CODE, "change": uuid.uuid4().hex}
+    _send(LOBBY_LIST_GROUP, {"type": "lobbies.updated", **message})
 
 
 def _send(group: str, message: dict) -> None:

@@ -4,18 +4,32 @@ Every step shows the spectator view of that moment (``engine.iter_positions``): 
 stays face down even though the record is public once the game is over. ``?step=N`` picks the
 step (out of range: clamped to the first or last; not a whole number: 400). An htmx request gets
 only the ``replay-body`` fragment (board, navigation and move list), any other the whole page.
+
+A game that is over never changes, so its move list (every step in words, with the analysis'
+notes) is rendered once per language and state of the analysis in a process (``_move_lists``),
+and a step walks the record only up to itself: every step (an htmx request per arrow key)
+walked the whole record and rendered the whole list again, most of a second of CPU for a long
+game, which anyone logged in could ask for in a loop.
 """
+
+import re
+from itertools import islice
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from analysis.views import replay_analysis
 from games import engine, rendering, selectors
+from games.bounded_cache import BoundedCache
 from games.errors import NotFound
 from games.labels import step_text
 from games.models import Game
@@ -40,9 +54,44 @@ def parse_step(raw: str | None, count: int) -> int | None:
     return min(max(step, 0), count - 1)
 
 
-def replay_context(game: Game, step: int, positions: list[engine.Position]) -> dict:
-    position = positions[step]
-    last = len(positions) - 1
+# (game, status, language, analysis state) -> (steps, the move list with a mark per step).
+# A long game's list is about a megabyte: a few dozen games' lists in a process.
+_move_lists = BoundedCache(32)
+_MARK = re.compile("\x00[0-9]+\x00|\x01[0-9]+\x01")
+
+
+def move_list(game: Game, record: dict, notes: dict, analysis_state: str) -> tuple[int, str]:
+    """``(number of steps, the move list's HTML)``, each step's item carrying a mark that
+    :func:`mark_current` turns into the current step's highlight or drops."""
+    key = (game.pk, game.status, translation.get_language(), analysis_state)
+    found = _move_lists.get(key)
+    if found is None:
+        moves = [
+            {
+                "step": p.step,
+                "round": p.round,
+                "kind": p.kind,
+                "text": step_text(p.facts),
+                "note": notes.get(p.step),
+                "mark": mark_safe(f"\x00{p.step}\x00"),
+                "mark_link": mark_safe(f"\x01{p.step}\x01"),
+            }
+            for p in engine.iter_positions(record)
+        ]
+        here = reverse("games:replay", args=[game.pk])
+        html = render_to_string("games/partials/replay_moves.html", {"moves": moves, "here": here})
+        found = (len(moves), html)
+        _move_lists.put(key, found)
+    return found
+
+
+def mark_current(html: str, step: int) -> str:
+    html = html.replace(f"\x00{step}\x00", " is-current", 1)
+    html = html.replace(f"\x01{step}\x01", ' aria-current="step"', 1)
+    return mark_safe(_MARK.sub("", html))
+
+
+def replay_context(game: Game, step: int, last: int, position: engine.Position) -> dict:
     aborted = game.status == Game.Status.ABORTED and step == last
     meta = {
         "game": game.pk,
@@ -52,20 +101,14 @@ def replay_context(game: Game, step: int, positions: list[engine.Position]) -> d
         "away": [],
         "replay": True,
     }
-    moves = [
-        {"step": p.step, "round": p.round, "kind": p.kind, "text": step_text(p.facts)}
-        for p in positions
-    ]
     return {
         "game": game,
         "position": position,
-        "text": moves[step]["text"],
-        "moves": moves,
+        "text": step_text(position.facts),
         "step": step,
         "last": last,
         "previous": max(step - 1, 0),
         "next": min(step + 1, last),
-        "positions": positions,
         "board": rendering.board_html(position.view, meta),
         "finished": game.status == Game.Status.FINISHED,
     }
@@ -81,14 +124,19 @@ def game_replay(request, game_id: int):
     if game.status not in REPLAYABLE:
         messages.info(request, _("The replay of a game opens once the game is over."))
         return redirect("games:game", game.pk)
-    positions = list(engine.iter_positions(game.record))
-    step = parse_step(request.GET.get("step"), len(positions))
+    record = game.record
+    analysis, notes = replay_analysis(game, 0, record["players"], viewer_seat=seat)
+    count, moves_html = move_list(game, record, notes, analysis["analysis_state"])
+    step = parse_step(request.GET.get("step"), count)
     if step is None:
         return HttpResponseBadRequest(
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )
-    context = replay_context(game, step, positions)
-    context.update(replay_analysis(game, step, positions, context["moves"], viewer_seat=seat))
+    position = next(islice(engine.iter_positions(record), step, None))
+    context = replay_context(game, step, count - 1, position)
+    if step:  # the analysis' notes of this step and the viewer's mistakes around it
+        analysis, _notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
+    context.update(analysis, moves_html=mark_current(moves_html, step))
     fragment = request.htmx and not request.htmx.history_restore_request
     template = "games/replay.html#replay-body" if fragment else "games/replay.html"
     response = render(request, template, context)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
@@ -43,6 +44,7 @@ from games.errors import (
     NotInvited,
     RemovedFromLobby,
     StaleVersion,
+    TooManyTables,
     WrongPhase,
 )
 from games.labels import BOT_LEVEL_LABELS
@@ -57,6 +59,7 @@ from games.models import (
     Round,
     Seat,
 )
+from skyjo_site.text import has_nothing_to_see, one_line
 from stats import recording as stats_recording
 
 MAX_NAME = 60
@@ -104,8 +107,8 @@ def lobby_create(
                 seconds=", ".join(str(s) for s in TURN_CLOCKS if s),
             )
         )
-    name = (name or "").strip()
-    if not name or len(name) > MAX_NAME:
+    name = one_line(name or "")
+    if has_nothing_to_see(name) or len(name) > MAX_NAME:
         raise InvalidLobby(
             format_lazy(_("A lobby needs a name of 1 to {max} characters."), max=MAX_NAME)
         )
@@ -118,6 +121,7 @@ def lobby_create(
             format_lazy(_("The end score must be from 1 to {max}."), max=MAX_END_SCORE)
         )
     with transaction.atomic():
+        _check_tables(host, lock=True)
         lobby = Lobby.objects.create(
             name=name,
             host=host,
@@ -151,6 +155,7 @@ def lobby_join(
             raise RemovedFromLobby()
         if not lobby.is_public and not lobby.invited_by(invite_code):
             raise NotInvited()
+        _check_tables(user, lock=True)
         free = [s for s in seats if s.is_empty]
         if seat_index is not None:
             free = [s for s in free if s.index == seat_index]
@@ -410,6 +415,7 @@ def game_rematch(*, game_id: int, user) -> Game:
             return game.rematch
         if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
             raise LobbyClosed()
+        _check_tables(user)
         players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
         new = _create_game(lobby, players)
         game.rematch = new
@@ -465,6 +471,24 @@ def _lock_open_lobby_as_host(lobby_id: int, host, refusal: str) -> Lobby:
         raise NotHost(refusal)
     _check_open(lobby)
     return lobby
+
+
+def _check_tables(user, *, lock: bool = False) -> None:
+    """Refuse ``user`` a new table (a lobby, a seat, a bot game, a rematch) while they have
+    SKYJO_MAX_TABLES already: open lobbies they sit in (their own too) and games in play they
+    sit in. Each game is played on by the bot runner to its end, however long, whether anyone
+    is there or not, and a seat taken in every open lobby would put an absent player in every
+    game started. ``lock``: hold the user's row, so that two of their requests are counted one
+    at a time."""
+    limit = settings.SKYJO_MAX_TABLES
+    if not limit or not settings.RATELIMIT_ENABLE:
+        return
+    if lock:
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    seated = Seat.objects.filter(user_id=user.pk, lobby__status=Lobby.Status.OPEN).count()
+    playing = GamePlayer.objects.filter(user_id=user.pk, game__status=Game.Status.PLAYING).count()
+    if seated + playing >= limit:
+        raise TooManyTables(limit)
 
 
 def _check_open(lobby: Lobby) -> None:

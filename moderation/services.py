@@ -97,9 +97,9 @@ def report_create(
 
 def readable_message(reporter, message_id: int) -> Message:
     """The chat message ``reporter`` may read, else ``NotFound``: a lobby's if they may see the
-    lobby; a game's spectators' channel if they may watch the game; its players' channel if
-    they play in it (no page shows it to anyone else, docs/chat.md, even once the game is
-    over: the report page would, message by message)."""
+    lobby; a game's spectators' channel if they watch the game, or play in it once it is over;
+    its players' channel if they play in it (no page shows it to anyone else, docs/chat.md,
+    even once the game is over: the report page would, message by message)."""
     message = (
         Message.objects.select_related("author")
         .filter(pk=message_id, hidden_at__isnull=True)
@@ -112,6 +112,8 @@ def readable_message(reporter, message_id: int) -> Message:
         return message
     game, seat = selectors.game_for_user(game_id=message.game_id, user=reporter)
     if message.channel == Message.Channel.PLAYERS and seat is None:
+        raise NotFound(_("There is no such message."))
+    if message.channel == Message.Channel.SPECTATORS and seat is not None and not game.is_over:
         raise NotFound(_("There is no such message."))
     return message
 

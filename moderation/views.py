@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -22,6 +21,7 @@ from moderation import selectors, services
 from moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
 from moderation.models import Report
 from moderation.roles import perm
+from skyjo_site.redirects import local_url
 
 
 def _received() -> str:
@@ -29,10 +29,7 @@ def _received() -> str:
 
 
 def _back(request, default: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        return target
-    return default
+    return local_url(request, request.POST.get("next") or request.GET.get("next")) or default
 
 
 # Players' reports ---------------------------------------------------------------------------

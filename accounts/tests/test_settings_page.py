@@ -74,3 +74,26 @@ def test_back_to_the_browsers_language_says_saved_in_that_language(alice):
     response = save("")
     assert response["Content-Language"] == "en"
     assert "Your settings are saved." in response.content.decode()
+
+
+def test_it_answers_few_changes_of_the_email_address_an_hour(client, alice, bob):
+    """Whether an address belongs to an account is what a change of one's own address tells
+    ("already exists"): at 60 posts a minute it was a way to test a list of addresses, which
+    the site says it never shows. Five changes an hour, as registrations from an address."""
+    client.force_login(alice)
+    url = reverse("accounts:settings")
+    form = {"language": "", "bio": "", "show_online_status": "on"}
+    taken = client.post(url, {**form, "email": bob.email})
+    assert "already exists" in taken.content.decode()
+    for n in range(4):
+        assert client.post(url, {**form, "email": f"alice{n}@skyjo.test"}).status_code == 302
+    refused = client.post(url, {**form, "email": bob.email})
+    page = refused.content.decode()
+    assert refused.status_code == 429
+    assert "already exists" not in page and "at most 5 times in 1 hour" in page
+    alice.refresh_from_db()
+    assert alice.email == "alice3@skyjo.test"
+    kept = client.post(url, {**form, "email": "ALICE3@skyjo.test ", "bio": "Still here"})
+    assert kept.status_code == 302  # the same address: no change to count
+    alice.refresh_from_db()
+    assert alice.bio == "Still here"

@@ -150,3 +150,20 @@ def test_settings_list_muted_players_and_unmute(client, alice, bob, charlie):
     assert "You have muted nobody" in _page(client, bob, reverse("accounts:settings"))
     client.post(reverse("chat:enable"), {"on": "0", "next": reverse("accounts:settings")})
     assert "Turn chat on" in _page(client, bob, reverse("accounts:settings"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("back", ["foo", "home", "games:game", "settings"])
+def test_it_sends_a_next_or_referer_that_is_no_path_to_the_settings(client, alice, bob, back):
+    """A word is no page: it was taken for a URL name, a server error when none has it."""
+    client.force_login(bob)
+    settings_page = reverse("accounts:settings")
+    response = client.post(reverse("chat:enable"), {"on": "1", "next": back})
+    assert response.status_code == 302 and response["Location"] == settings_page
+    response = client.post(reverse("chat:mute", args=[alice.pk]), {"on": "1"}, HTTP_REFERER=back)
+    assert response.status_code == 302 and response["Location"] == settings_page
+    game_page = "http://testserver/games/1/"  # a browser's Referer: a URL of this site
+    response = client.post(
+        reverse("chat:mute", args=[alice.pk]), {"on": "0"}, HTTP_REFERER=game_page
+    )
+    assert response["Location"] == game_page

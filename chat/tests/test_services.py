@@ -84,6 +84,18 @@ def test_it_refuses_empty_and_too_long(game, alice):
     assert "300" in info.value.message and "301" in info.value.message
 
 
+@pytest.mark.parametrize("text", ["\u200b", "\u202e\u2066\u2069", "\ufeff\u2060"])
+def test_it_refuses_a_message_with_nothing_to_see(game, alice, text):
+    with pytest.raises(ChatEmpty):
+        services.chat_post(user=alice, text=text, game_id=game.pk)
+
+
+def test_it_drops_direction_overrides_from_a_message(game, alice):
+    """An override would run on past the text, over the Mute and Report buttons beside it."""
+    message = services.chat_post(user=alice, text="gg \u202ewp\u202c \u2067ok", game_id=game.pk)
+    assert message.text == "gg wp ok"
+
+
 def test_quick_messages_are_stored_by_code(game, alice):
     message = services.chat_post(user=alice, quick="gg", game_id=game.pk)
     assert (message.quick, message.text) == ("gg", "Good game")

@@ -83,3 +83,22 @@ async def test_no_limit_when_rate_limits_are_off(settings, slow_socket, alice, b
     frames = [await receive_json(comm) for _ in range(10)]
     assert all("error" not in frame for frame in frames)
     await comm.disconnect()
+
+
+async def test_a_lobby_socket_that_floods_is_closed_as_a_game_socket_is(slow_socket, alice):
+    """A lobby page's socket answered every frame over its rate with a rendered error, for as
+    long as the client kept sending: a flood of tiny frames was a flood of renders."""
+    from games import services
+    from games.tests.ws import connect
+
+    lobby = await db(services.lobby_create)(host=alice, name="Flood", seat_count=2)
+    comm = await connect(alice, f"/ws/lobbies/{lobby.pk}/")
+    await comm.receive_from(timeout=5)  # the seats
+    for _ in range(8):  # 3 within the burst (each a message posted or refused), 5 refused
+        await comm.send_to(text_data=json.dumps({"chat": "hi"}))
+    answers = [await comm.receive_from(timeout=5) for _ in range(8)]
+    assert sum("Too many messages at once" in a for a in answers) == 5
+    await comm.send_to(text_data=json.dumps({"chat": "hi"}))  # the sixth refused frame
+    closed = await comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+    await comm.disconnect()

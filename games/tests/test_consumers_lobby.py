@@ -71,3 +71,32 @@ async def test_the_invite_does_not_open_a_private_lobby_to_a_removed_player(alic
     again = WebsocketCommunicator(ROUTER, invited)
     again.scope.update(user=bob, cookies={})
     assert await again.connect(timeout=5) == (False, 4404)
+
+
+async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches(
+    alice, monkeypatch
+):
+    """Each lobby-list socket in another language than the site's rendered the list itself on
+    every change (its queries too): one player adding and removing a bot in their lobby, once
+    a second, cost a render a second per such watcher. Now once per change and language in a
+    process, shared by the sockets that speak it."""
+    from games import rendering
+
+    watchers = []
+    for n in range(6):
+        user = await _user(f"nora{n}")
+        user.language = "nb"
+        await db(user.save)(update_fields=["language"])
+        comm = await connect(user, "/ws/lobbies/")
+        await comm.receive_from(timeout=5)
+        watchers.append(comm)
+    renders = []
+    original = rendering.lobby_list_html
+    monkeypatch.setattr(rendering, "lobby_list_html", lambda: renders.append(1) or original())
+    await db(services.lobby_create)(host=alice, name="Fredagsbord")
+    for comm in watchers:
+        pushed = await comm.receive_from(timeout=5)
+        assert "Fredagsbord" in pushed and "vert: " in pushed  # in Norwegian
+    assert len(renders) == 2  # the site's language (sent along), and Norwegian once
+    for comm in watchers:
+        await comm.disconnect()

@@ -226,3 +226,42 @@ class TestLinks:
         client.force_login(alice)
         html = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
         assert f'href="{replay_url(finished)}"' in html
+
+
+class TestCost:
+    def test_a_step_of_a_replay_shown_before_walks_the_record_only_up_to_it(
+        self, client, alice, bob, finished, monkeypatch
+    ):
+        """Every step (an htmx request per arrow key, nothing limits them) walked the whole
+        record and rendered the whole move list again: 0.7 s of CPU per step of a game of
+        2,300 steps (end score 1000, 8 players), any logged-in user could ask for them in a
+        loop. The move list is rendered once per game and language in a process now, and a
+        step walks the record up to it."""
+        walked = []
+        original = engine.iter_positions
+
+        def counted(record, **kwargs):
+            for position in original(record, **kwargs):
+                walked.append(position.step)
+                yield position
+
+        monkeypatch.setattr(engine, "iter_positions", counted)
+        client.force_login(alice)
+        last = len(positions_of(finished)) - 1
+        walked.clear()
+        first = client.get(replay_url(finished, 3), HTTP_HX_REQUEST="true").content.decode()
+        assert walked == [*range(last + 1), 0, 1, 2, 3]  # the first time: the move list too
+        for user in (alice, bob):  # a step shown before, to anyone
+            client.force_login(user)
+            walked.clear()
+            html = client.get(replay_url(finished, 5), HTTP_HX_REQUEST="true").content.decode()
+            assert walked == [0, 1, 2, 3, 4, 5]
+            assert html.count('<li class="move') == last + 1
+            current = re.findall(r'<a href="[^"]*\?step=(\d+)"[^>]*aria-current="step"', html)
+            assert current == ["5"]
+            assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', html) == ["5"]
+            assert "\x00" not in html and "\x01" not in html
+        assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', first) == ["3"]
+        walked.clear()
+        html = client.get(replay_url(finished, 10_000)).content.decode()
+        assert f"Step {last} of {last}" in html and walked == list(range(last + 1))

@@ -151,3 +151,32 @@ def test_a_deleted_account_leaves_its_seat_empty(alice, bob, charlie, django_use
     dave = django_user_model.objects.create_user("dave", "dave@example.com", "x-dave-pw-1")
     services.lobby_join(lobby_id=lobby.pk, user=dave)
     assert sorted(s.user.username for s in lobby.seats.all()) == ["alice", "charlie", "dave"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u200b", "\u200b\u200d\u2060", "\u202e\u2066", "\x1b\x07", "\u3000\u00a0", "\ufeff"],
+)
+def test_it_refuses_a_lobby_name_with_nothing_to_see(alice, name):
+    """Format and control characters alone look like no name in the lobby list, as blanks
+    do: the name rule of 1 to 60 characters is about what people read."""
+    with pytest.raises(InvalidLobby):
+        services.lobby_create(host=alice, name=name)
+
+
+@pytest.mark.parametrize(
+    "typed, stored",
+    [
+        ("Friday\u202e thgin", "Friday thgin"),  # a right-to-left override turns what follows
+        ("A\u2067B\u2069C", "ABC"),  # isolates, embeddings and overrides go
+        ("red\x1b[31m table\x07", "red[31m table"),  # control characters too
+        ("two\n\tlines  here", "two lines here"),
+        ("Famille \U0001f468\u200d\U0001f469\u200d\U0001f467", "Famille 👨‍👩‍👧"),  # joiners stay
+        (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0645",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0645",
+        ),
+    ],
+)
+def test_it_stores_a_lobby_name_as_one_line_without_direction_overrides(alice, typed, stored):
+    assert services.lobby_create(host=alice, name=typed).name == stored

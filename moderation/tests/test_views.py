@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat_services
-from games.tests.helpers import start_game
+from games.tests.helpers import play_to_end, start_game
 from moderation.models import AuditEntry, Report
 from moderation.roles import GROUP_NAME, PERMISSIONS
 
@@ -253,3 +253,42 @@ def test_the_queue_reads_each_reported_player_once(
     with django_assert_max_num_queries(20):  # six reports about one player
         page = client.get(reverse("moderation:queue")).content.decode()
     assert page.count('class="panel report-card"') == 6
+
+
+@pytest.mark.parametrize("back", ["foo", "home", "logout"])
+def test_it_sends_a_next_that_is_no_path_back_where_the_page_came_from(
+    client, maud, charlie, game, message, back
+):
+    """A word is no page: it was taken for a URL name, a server error when none has it, and
+    the view of that name when one had it."""
+    client.force_login(charlie)
+    url = reverse("moderation:report_player", args=["bob"])
+    response = client.post(url, {"reason": "abuse", "next": back})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("accounts:profile", args=["bob"])
+    form = client.get(reverse("moderation:report_game", args=[game.pk]) + f"?next={back}")
+    assert f'value="{reverse("games:game", args=[game.pk])}"' in form.content.decode()
+    client.force_login(maud)
+    act = reverse("moderation:act", args=["hide", message.pk])
+    response = client.post(act, {"next": back})
+    assert response.status_code == 302 and response["Location"] == reverse("moderation:queue")
+
+
+def test_a_player_finds_no_report_page_of_the_spectators_chat_while_the_game_runs(
+    client, game, alice, bob, charlie, django_user_model
+):
+    """Players do not read the spectators' chat during the game (docs/chat.md): its report
+    page would tell them who wrote there, message by message."""
+    dora = django_user_model.objects.create_user("dora", password="x-dora-pw-1")
+    whisper = chat_services.chat_post(user=dora, text="bob holds a 12", game_id=game.pk)
+    url = reverse("moderation:report_message", args=[whisper.pk])
+    erin = django_user_model.objects.create_user("erin", password="x-erin-pw-1")
+    client.force_login(erin)  # another spectator of the public game may report it
+    assert client.get(url).status_code == 200
+    client.force_login(alice)
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"reason": "abuse"}).status_code == 404
+    assert not Report.objects.exists()
+    play_to_end(game, [alice, bob, charlie])  # then their game page shows that chat too
+    assert whisper.text in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert client.get(url).status_code == 200
