@@ -1,5 +1,6 @@
 """The analysis as the pages show it: the best move in words, per-step notes, summaries."""
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -65,7 +66,8 @@ def _plural(label: str, n: int) -> str:
 
 
 def _points(value: float) -> str:
-    return f"{value:.1f}"
+    """One decimal, written as the viewer's language writes it ("7.5", "7,5")."""
+    return number_format(value, 1)
 
 
 def players_summary(data: dict, names, viewer_seat: int | None) -> list[dict]:
@@ -77,6 +79,9 @@ def players_summary(data: dict, names, viewer_seat: int | None) -> list[dict]:
                 "name": names[player["seat"]],
                 "mine": player["seat"] == viewer_seat,
                 "lost_text": _points(player["lost"]),
+                "accuracy_text": None
+                if player["accuracy"] is None
+                else _points(player["accuracy"]),
                 "line": summary_line(player),
                 "you_line": summary_line(player, you=True),
                 "round_list": [

@@ -391,6 +391,8 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     away = seat is not None and seat in meta.get("away", ()) and view.phase != engine.GAME_OVER
     legal = [a.to_json() for a in view.legal_actions()] if seat is not None and not away else []
     mine = seat is not None and view.current == seat
+    clock_now = clock_context(meta.get("clock"))
+    my_clock = clock_now if clock_now and seat in clock_now["seats"] else None
     waiting_on = []
     if view.phase == engine.REVEAL_PHASE:
         waiting_on = [view.players[s] for s, n in enumerate(view.revealed) if n < 2]
@@ -411,6 +413,7 @@ def controls_context(view: engine.View, meta: dict) -> dict:
         "i_am_ready": seat is not None and seat in meta.get("ready", []),
         "aborted": meta.get("status") == "aborted",
         "i_am_away": away,
+        "my_clock": my_clock,
     }
 
 
@@ -440,6 +443,7 @@ def controls_html(view: engine.View, meta: dict) -> str:
         context["reveals_left"],
         context["i_am_ready"],
         context["i_am_away"],
+        context["my_clock"] and context["my_clock"]["deadline_ms"],
     )
     html = _controls.get(key)
     if html is None:

@@ -373,6 +373,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
+        # Django's own console handler (on with DEBUG) would print each line beside the root's.
+        "django": {"level": "INFO"},
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
         # runserver (Daphne) prints its own access log; do not print it twice.
         "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},

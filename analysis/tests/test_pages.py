@@ -245,3 +245,20 @@ def test_a_fragment_asked_for_after_the_session_ended_sends_the_browser_to_log_i
     )
     assert response.status_code == 200 and response.content == b""
     assert response["HX-Redirect"] == f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"
+
+
+def test_a_german_player_reads_the_points_lost_with_a_decimal_comma(client, alice, finished):
+    """The profile writes "24,5" in German; the analysis beside it wrote "17.3" and "85.0%"."""
+    analysis_run_due()
+    alice.language = "de"
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    html = client.get(reverse("analysis:summary", args=[finished.pk])).content.decode()
+    assert re.search(r"Du hast \d+,\d erwartete Punkte verloren", html), html
+    assert re.search(r'<td class="num">\d+,\d</td>', html)  # points lost
+    assert re.search(r'<td class="num">\d+,\d%</td>', html)  # accuracy
+    assert not re.search(r"\d\.\d", html)
+    replay = client.get(reverse("games:replay", args=[finished.pk])).content.decode()
+    assert re.search(r'data-lost="\d+,\d"', replay) and not re.search(
+        r'data-lost="\d+\.\d"', replay
+    )

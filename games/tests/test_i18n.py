@@ -3,6 +3,7 @@ locale files complete and compiled (README, Translations)."""
 
 import json
 import random
+import re
 from pathlib import Path
 
 import polib
@@ -191,6 +192,19 @@ def test_the_compiled_mo_file_is_up_to_date(language, tmp_path):
     )
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_card_s_row_is_called_by_one_word_in_every_message(language):
+    """The replay's move list, its best move, the last moves and the cards' labels sit side by
+    side: one row must not be a "rad" in one line and a "rekke" in the next."""
+    po = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
+    words = {}
+    for entry in po.translated_entries():
+        if "row %(row)s" in entry.msgid:
+            word = re.search(r"(\w+)\s+%\(row\)s", entry.msgstr).group(1)
+            words.setdefault(word, []).append(entry.msgid)
+    assert len(words) == 1, words
+
+
 # Names, replays and errors in the viewer's language ------------------------------------------
 
 
@@ -243,7 +257,7 @@ def test_the_replay_caption_and_moves_are_in_the_players_language(client, alice)
     assert "Spielverlauf" not in page  # the replay itself offers no replay
     client.force_login(speaks(alice, "nb"))
     page = client.get(url).content.decode()
-    assert "Omgang 1 · kortene deles ut" in page and "Middels bot 2 snur rekke" in page
+    assert "Omgang 1 · kortene deles ut" in page and "Middels bot 2 snur kortet i rad" in page
 
 
 @pytest.mark.django_db

@@ -312,6 +312,23 @@ def test_the_board_and_the_state_json_carry_the_deadline(alice, bob, client):
     assert data["clock"] == {"seconds": 30, "deadline": stamp, "seats": [state.current]}
 
 
+def test_the_player_to_act_has_their_countdown_in_their_controls_too(alice, bob, client):
+    """The board's clock scrolls away with the board's top; the sticky controls of the player
+    the clock runs for carry it as well, nobody else's."""
+    game = clock_game(alice, bob, seconds=30)
+    state = to_play_phase(game, [alice, bob])
+    game.refresh_from_db()
+    ms = int((game.turn_started_at + timedelta(seconds=30)).timestamp() * 1000)
+    users = {0: alice, 1: bob}
+    client.force_login(users[state.current])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    controls = page[page.index('id="controls"') : page.index('id="flash"')]
+    assert f'id="my-clock" role="timer" data-deadline="{ms}" data-seconds="30"' in controls
+    client.force_login(users[1 - state.current])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="turn-clock"' in page and 'id="my-clock"' not in page
+
+
 def test_without_a_clock_the_board_and_the_json_are_as_before(alice, bob, client):
     game = clock_game(alice, bob, seconds=0)
     to_play_phase(game, [alice, bob])

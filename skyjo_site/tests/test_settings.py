@@ -225,3 +225,15 @@ def test_a_bad_value_stops_manage_py_with_its_name():
     result = _manage("check", DEBUG="yes please")
     assert result.returncode != 0
     assert "DEBUG='yes please' is invalid" in result.stderr
+
+
+LOG_A_WARNING = "import logging; logging.getLogger('django.security.csrf').warning('a warning')"
+
+
+@pytest.mark.parametrize("variables", [{}, PRODUCTION], ids=["embedded-default", "production"])
+def test_a_warning_of_django_is_written_to_the_log_once(variables):
+    """Django's own console handler (on with DEBUG) and the site's root handler both printed
+    every line of a django.* logger, so the embedded default's log said everything twice."""
+    result = _manage("shell", "-v0", "-c", LOG_A_WARNING, **variables)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("a warning") == 1, result.stderr

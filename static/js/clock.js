@@ -1,5 +1,6 @@
-/* The turn clock's countdown on the game board: counts #turn-clock down to its data-deadline
-   (milliseconds since the epoch, server time). The server plays the turn when it runs out;
+/* The turn clock's countdowns: the board's (#turn-clock) and, in the sticky controls, the
+   player's own (#my-clock), each counted down to its data-deadline (milliseconds since the
+   epoch, server time). The server plays the turn when it runs out;
    this only shows it. #game's data-server-now (the page's render time) corrects this
    browser's clock, so a clock that is off by minutes still counts the right seconds. It is
    compared with the moment the page's first byte arrived, not with when this script ran: a
@@ -10,8 +11,10 @@
   var offset = 0;  // server time minus this browser's
 
   function tick() {
-    var el = document.getElementById("turn-clock");
-    if (!el) return;
+    document.querySelectorAll(".pill-clock[data-deadline]").forEach(count);
+  }
+
+  function count(el) {
     var deadline = parseInt(el.dataset.deadline, 10);
     var left = Math.max(0, Math.ceil((deadline - (Date.now() + offset)) / 1000));
     var most = parseInt(el.dataset.seconds, 10);  // a clock never shows more than a whole turn

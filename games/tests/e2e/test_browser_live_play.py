@@ -6,7 +6,7 @@ import re
 import pytest
 
 from conftest import PASSWORD
-from games import services
+from games import publish, services
 from games.models import Game
 from games.tests.e2e.test_browser_phones import PHONE, finish_quickly, holding_a_drawn_card
 from games.tests.e2e.test_browser_replay import logged_in_context
@@ -85,6 +85,32 @@ def test_a_phone_player_holding_a_drawn_card_sees_their_whole_grid_below_the_con
     page.screenshot(path=screenshot_dir / "phone-drawn-card.png")
     assert grid["y"] >= bar["y"] + bar["height"]
     assert grid["y"] + grid["height"] <= PHONE["height"]
+    context.close()
+
+
+def test_the_board_scrolled_under_the_sticky_bar_does_not_show_through_it(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    """Scrolled to the player's grid, the last moves lie under the sticky bar: the bar's
+    inside looks the same with the board beneath it and without (its rounded corners and
+    shadow aside), or the moves' text shows through behind the prompt and the drawn card."""
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)  # the page loads after
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    game = holding_a_drawn_card(alice)
+    context, page = game_page(browser, daphne_server, alice, game, viewport=PHONE)
+    page.locator("#drawn-card").wait_for()
+    page.evaluate(SCROLL_TO_MY_GRID)
+    page.wait_for_timeout(500)  # the drawn card's lift is over
+    bar = page.locator("#controls").bounding_box()
+    log = page.locator("#move-log").bounding_box()
+    assert log["y"] < bar["y"] + bar["height"], "the last moves are not under the bar"
+    inside = {"x": bar["x"] + 16, "y": bar["y"] + 16}
+    inside.update(width=bar["width"] - 32, height=bar["height"] - 32)
+    page.screenshot(path=screenshot_dir / "phone-bar-over-the-board.png")
+    over_the_board = page.screenshot(clip=inside)
+    page.evaluate("document.getElementById('board').style.visibility = 'hidden'")
+    over_nothing = page.screenshot(clip=inside)
+    assert over_the_board == over_nothing
     context.close()
 
 

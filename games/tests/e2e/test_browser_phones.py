@@ -277,3 +277,34 @@ def test_a_name_of_the_longest_kind_stays_inside_the_pages(
     step(lambda state: state.phase == engine.GAME_OVER)
     stuck_out("game-over")
     assert overflowing == {}
+
+
+CARD_WIDTHS = """() => [...document.querySelectorAll("#board .cell")].map(c => ({
+  seat: c.dataset.seat, width: c.getBoundingClientRect().width}))"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_phone_player_at_a_small_table_sees_cards_big_enough_to_read_and_tap(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch, players
+):
+    """With 2 or 3 players a phone centres each grid in a narrower column: the cards keep
+    their size there (the player's own across the screen, the others' two to a row)."""
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    users = [
+        django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD)
+        for n in NAMES[:players]
+    ]
+    game = start_game(*users)
+    context = logged_in_context(browser, daphne_server, users[0], viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    page.screenshot(path=screenshot_dir / f"phone-cards-{players}-players.png", full_page=True)
+    widths = page.evaluate(CARD_WIDTHS)
+    assert len(widths) == 12 * players
+    mine = [c["width"] for c in widths if c["seat"] == "0"]
+    theirs = [c["width"] for c in widths if c["seat"] != "0"]
+    assert min(mine) >= 60, f"the player's own cards are {min(mine):.0f} px wide"
+    assert min(theirs) >= 30, f"the other players' cards are {min(theirs):.0f} px wide"
+    context.close()
