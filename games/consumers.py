@@ -163,6 +163,7 @@ class GameConsumer(UserSocket):
     async def connect(self):
         self.user = self.scope.get("user")
         self.version = None
+        self.last_frame = ()  # the parts of the last state frame sent, of version self.version
         self.own_draw = None
         self.group = None
         self.seat = None
@@ -334,7 +335,7 @@ class GameConsumer(UserSocket):
             if command != "action":
                 await self.note_activity()
             if command == "sync":
-                await self.send_state(check=True)
+                await self.sync()
             elif command == "chat":
                 await self.chat_receive(data)
             elif command == "ready":
@@ -364,6 +365,17 @@ class GameConsumer(UserSocket):
             )
         finally:
             shedding.leave()
+
+    async def sync(self) -> None:
+        """The full state, as asked. A socket that already sent the saved version sends that
+        frame again: it reads only the version (as the heartbeat does), not the whole game. A
+        user's sockets could each ask SKYJO_WS_RATE times a second, and every answer read and
+        rendered the game (docs/performance.md)."""
+        saved = await in_db_thread(self.checked)(selectors.game_version, game_id=self.game_id)
+        if saved is not None and saved == self.version and self.last_frame:
+            await self.send(text_data="".join(self.last_frame))
+            return
+        await self.send_state()
 
     async def move(self, data: dict) -> None:
         version = data.pop("version", None)
@@ -442,16 +454,10 @@ class GameConsumer(UserSocket):
         view = public if plain else as_seat(public, self.seat, drawn)
         await self.send_frame(version, public, view, event["meta"])
 
-    async def send_state(self, check: bool = False):
-        """The full state; ``check``: asked for by the client, so checked like a move first (a
-        session that has ended reads no more of the game)."""
-        state = await in_db_thread(self.read_state)(check)
+    async def send_state(self):
+        """The full state, read anew (a client's sync checked this socket's access first)."""
+        state = await in_db_thread(selectors.game_state_by_id)(game_id=self.game_id, seat=self.seat)
         await self.send_game_state(state)
-
-    def read_state(self, check: bool) -> selectors.GameState:
-        if check:
-            self.check_access()
-        return selectors.game_state_by_id(game_id=self.game_id, seat=self.seat)
 
     async def send_state_or_unavailable(self):
         """The full state; when the database cannot be read, an ``unavailable`` error instead,
@@ -477,12 +483,14 @@ class GameConsumer(UserSocket):
         self.version = version
         self.away = self.seat is not None and self.seat in meta.get("away", ())
         if self.json_mode:
-            await self.send(text_data=json_frame(view, version, meta))
-            return
-        board = rendering.board_for(public, meta, self.language)
-        with translation.override(self.language):
-            controls = rendering.controls_html(view, meta)
-        await self.send(text_data=board + controls + '<div id="flash" class="flash"></div>')
+            self.last_frame = (json_frame(view, version, meta),)
+        else:
+            # The board is shared with the other sockets (rendering.board_for): kept by reference.
+            board = rendering.board_for(public, meta, self.language)
+            with translation.override(self.language):
+                controls = rendering.controls_html(view, meta)
+            self.last_frame = (board, controls, '<div id="flash" class="flash"></div>')
+        await self.send(text_data="".join(self.last_frame))
 
     async def send_error(self, exc: ServiceError):
         with translation.override(self.language):

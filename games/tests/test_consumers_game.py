@@ -241,3 +241,34 @@ async def test_a_socket_that_was_away_gets_the_state_it_missed(alice, bob):
     again, frame = await game_socket(alice, game.pk)
     assert frame == {**engine.view_of(await state_of(game), 0).to_json(), "version": 4}
     await again.disconnect()
+
+
+async def test_repeated_syncs_read_the_game_only_when_it_changed(alice, bob, settings, monkeypatch):
+    """Every ``sync`` read the whole game from the database: one user's 20 sockets, each at
+    10 frames a second, asked for 200 reads a second. A socket that already sent the saved
+    version now sends that frame again, reading only the version."""
+    from games import publish, selectors
+
+    settings.RATELIMIT_ENABLE = False
+    game = await new_game(alice, bob)
+    json_socket, first = await game_socket(alice, game.pk)
+    html_socket, first_html = await game_socket(alice, game.pk, fmt="html")
+    reads = []
+    read = selectors.game_state_by_id
+    monkeypatch.setattr(selectors, "game_state_by_id", lambda **kw: reads.append(1) or read(**kw))
+    for _ in range(20):
+        await send(json_socket, {"sync": True})
+        assert await receive_json(json_socket) == first
+        await send(html_socket, {"sync": True})
+        assert await html_socket.receive_from(timeout=5) == first_html
+    assert reads == []
+    # A change whose message never reached the sockets: the next sync reads it, once.
+    monkeypatch.setattr(publish, "game_changed", lambda *args: None)
+    await db(services.game_apply_action)(game_id=game.pk, user=bob, action={"reveal": 0}, version=0)
+    await send(json_socket, {"sync": True})
+    current = {**engine.view_of(await state_of(game), 0).to_json(), "version": 1}
+    assert await receive_json(json_socket) == current and len(reads) == 1
+    await send(json_socket, {"sync": True})
+    assert await receive_json(json_socket) == current and len(reads) == 1
+    await json_socket.disconnect()
+    await html_socket.disconnect()
