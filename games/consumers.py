@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+import uuid
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
@@ -18,6 +19,8 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.template import Context
+from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy
@@ -37,6 +40,7 @@ from games.errors import (
     one_line,
     shutting_down,
 )
+from games.models import Lobby
 from games.presenters import as_seat, json_frame, public_of, view_of_message
 from games.ratelimit import TokenBucket
 
@@ -552,6 +556,34 @@ class LobbyListConsumer(UserSocket):
             return rendering.lobby_list_html()
 
 
+# A lobby read after a change, and its page for one kind of viewer in one language, being read
+# or rendered or done (LobbyConsumer): a few changes.
+_lobby_reads = BoundedCache(64)
+_lobby_pages = BoundedCache(512)
+# Stands for a socket's CSRF token in a page rendered for several sockets, each of which puts in
+# its own: random in each process, so that no name in a page can spell it.
+_CSRF_SLOT = "csrf" + uuid.uuid4().hex
+
+
+def _csrf_input(token: str) -> str:
+    """What ``{% csrf_token %}`` renders for ``token`` (nothing for none)."""
+    return CsrfTokenNode().render(Context({"csrf_token": token}))
+
+
+def _read_lobby(lobby_id: int) -> tuple[Lobby, frozenset[int]]:
+    lobby = selectors.lobby_with_seats(lobby_id)
+    return lobby, selectors.lobby_removed_ids(lobby)
+
+
+async def _shared(cache: BoundedCache, key, call):
+    """``call()``'s task, started by the first socket to ask for ``key`` and awaited by all."""
+    task = cache.get(key)
+    if task is None:
+        task = asyncio.ensure_future(call())
+        cache.put(key, task)
+    return await asyncio.shield(task)
+
+
 class LobbyConsumer(UserSocket):
     """One lobby page: its seats, re-rendered for this user on every change."""
 
@@ -589,11 +621,37 @@ class LobbyConsumer(UserSocket):
 
     async def lobby_updated(self, event):
         try:
-            html = await in_db_thread(self.render)()
+            html = await self.page_after(event.get("change"))
         except NotFound:  # no longer visible to this user (removed from a private lobby)
             await self.close(code=CLOSE_NOT_FOUND)  # and out of its group: no more chat
             return
         await self.send(text_data=html)
+
+    async def page_after(self, change: str | None) -> str:
+        """This user's page after ``change`` (a lobby change's id, from games.publish). Every
+        socket used to read the lobby and render the page itself: a change cost a render (and
+        its queries) per watcher. Now, in this process, the lobby is read once per change and
+        the page rendered once per change, language and kind of viewer (the host, the player of
+        each seat, a removed user, anyone else holding the same invite), which is all the page
+        tells apart; each socket puts in its own CSRF token."""
+        if not change:
+            return await in_db_thread(self.render)()
+        from games.views import _lobby_context
+
+        lobby, removed = await _shared(
+            _lobby_reads, change, lambda: in_db_thread(_read_lobby)(self.lobby_id)
+        )
+        selectors.lobby_seen_by(lobby, user=self.user, invite_code=self.invite, removed=removed)
+        context = _lobby_context(lobby, self.user, self.invite, removed)
+        seat = context["my_seat"]
+        viewer = (seat.index if seat else None, context["is_host"], context["removed"], self.invite)
+        context.update(user=self.user, csrf_token=_CSRF_SLOT)
+        page = await _shared(
+            _lobby_pages,
+            (change, self.language, viewer),
+            lambda: in_db_thread(self.render_context)(context),
+        )
+        return page.replace(_csrf_input(_CSRF_SLOT), _csrf_input(self.csrf))
 
     def render(self) -> str:
         from games.views import _lobby_context
@@ -603,6 +661,9 @@ class LobbyConsumer(UserSocket):
         )
         context = _lobby_context(lobby, self.user, self.invite)
         context.update(user=self.user, csrf_token=self.csrf)
+        return self.render_context(context)
+
+    def render_context(self, context: dict) -> str:
         with translation.override(self.language):
             return render_to_string("games/partials/lobby_seats.html", context)
 

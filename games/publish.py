@@ -55,12 +55,13 @@ def game_changed(public_view, meta: dict, event: dict) -> None:
 
 
 def lobby_changed(lobby_id: int) -> None:
-    _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id})
+    # ``change`` names this change: the sockets of a process read the lobby and render its page
+    # once for it per kind of viewer and language, the list once per language (games.consumers).
+    change = uuid.uuid4().hex
+    _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id, "change": change})
     with translation.override(settings.LANGUAGE_CODE):
         html = rendering.lobby_list_html()  # reads the database: here, not on the event loop
-    # ``change`` names this change: sockets in another language render the list once for it
-    # per process (games.consumers.LobbyListConsumer).
-    message = {"html": html, "language": settings.LANGUAGE_CODE, "change": uuid.uuid4().hex}
+    message = {"html": html, "language": settings.LANGUAGE_CODE, "change": change}
     _send(LOBBY_LIST_GROUP, {"type": "lobbies.updated", **message})
 
 

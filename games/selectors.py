@@ -56,6 +56,11 @@ def my_lobbies(user):
 def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lobby:
     """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite,
     unless the host removed them from it (the invite no longer lets them in)."""
+    return lobby_seen_by(lobby_with_seats(lobby_id), user=user, invite_code=invite_code)
+
+
+def lobby_with_seats(lobby_id: int) -> Lobby:
+    """The lobby with its host, game and seated users (``NotFound`` if none), whoever asks."""
     lobby = (
         Lobby.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -64,11 +69,28 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
     )
     if lobby is None:
         raise NotFound("There is no such lobby.")
+    return lobby
+
+
+def lobby_removed_ids(lobby: Lobby) -> frozenset[int]:
+    """The users the host removed from ``lobby``."""
+    return frozenset(lobby.removed_users.values_list("pk", flat=True))
+
+
+def lobby_seen_by(
+    lobby: Lobby, *, user, invite_code: str | None, removed: frozenset[int] | None = None
+) -> Lobby:
+    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``; ``removed``:
+    lobby_removed_ids, read already (no query then)."""
     if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
         return lobby
-    if user.is_authenticated and lobby.removed_users.filter(pk=user.pk).exists():
+    if user.is_authenticated and (
+        user.pk in removed
+        if removed is not None
+        else lobby.removed_users.filter(pk=user.pk).exists()
+    ):
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
     if lobby.invited_by(invite_code):
         return lobby

@@ -145,7 +145,10 @@ def lobby_list(request):
     )
 
 
-def _lobby_context(lobby: Lobby, user, invite_code: str | None = None) -> dict:
+def _lobby_context(
+    lobby: Lobby, user, invite_code: str | None = None, removed: frozenset[int] | None = None
+) -> dict:
+    """``removed``: the lobby's removed users (selectors.lobby_removed_ids), if read already."""
     seats = list(lobby.seats.all())
     my_seat = next((s for s in seats if s.user_id == user.pk), None)
     taken = sum(not s.is_empty for s in seats)
@@ -158,7 +161,11 @@ def _lobby_context(lobby: Lobby, user, invite_code: str | None = None) -> dict:
         "can_start": taken >= MIN_SEATS,
         "is_full": taken >= lobby.seat_count,
         "invite_code": invite_code,
-        "removed": lobby.removed_users.filter(pk=user.pk).exists(),
+        "removed": (
+            user.pk in removed
+            if removed is not None
+            else lobby.removed_users.filter(pk=user.pk).exists()
+        ),
         "bot_levels": LEVEL_CHOICES,
     }
 

@@ -100,3 +100,56 @@ async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches
     assert len(renders) == 2  # the site's language (sent along), and Norwegian once
     for comm in watchers:
         await comm.disconnect()
+
+
+async def _watch(user, path: str, csrf: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(ROUTER, path)
+    comm.scope.update(user=user, cookies={"csrftoken": csrf})
+    assert (await comm.connect(timeout=5))[0]
+    await comm.receive_from(timeout=5)
+    return comm
+
+
+async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bob, monkeypatch):
+    """Each lobby page socket read the lobby and rendered the page itself on every change: a
+    host adding and removing a bot cost a render (and its queries) per watcher. Now once per
+    change, language and kind of viewer in a process; each socket still gets exactly the page
+    its user would get on connecting (host controls to the host only, its own CSRF token)."""
+    from games import consumers
+
+    lobby = await db(services.lobby_create)(host=alice, name="T", seat_count=4)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob)
+    path = f"/ws/lobbies/{lobby.pk}/"
+    viewers = [(alice, "host-token"), (bob, "bob-token")]
+    for n in range(8):
+        watcher = await _user(f"watcher{n}")
+        if n % 2:
+            watcher.language = "de"
+            await db(watcher.save)(update_fields=["language"])
+        viewers.append((watcher, f"token-{n}"))
+    sockets = [await _watch(user, path, csrf) for user, csrf in viewers]
+    renders = []
+    render = consumers.render_to_string
+    monkeypatch.setattr(
+        consumers, "render_to_string", lambda *args, **kw: renders.append(1) or render(*args, **kw)
+    )
+    await db(services.lobby_add_bot)(lobby_id=lobby.pk, host=alice, seat_index=2, level="easy")
+    pushed = [await comm.receive_from(timeout=5) for comm in sockets]
+    assert len(renders) == 4  # the host, bob, the watchers in English, those in German
+    assert "Remove the bot" in pushed[0] and "Start the game" in pushed[0]
+    assert all("Remove" not in page and "Start the game" not in page for page in pushed[1:])
+    for (user, csrf), page in zip(viewers, pushed, strict=True):
+        assert f'value="{csrf}"' in page
+        fresh = await _watch_first(user, path, csrf)
+        assert page == fresh
+    for comm in sockets:
+        await comm.disconnect()
+
+
+async def _watch_first(user, path: str, csrf: str) -> str:
+    comm = WebsocketCommunicator(ROUTER, path)
+    comm.scope.update(user=user, cookies={"csrftoken": csrf})
+    assert (await comm.connect(timeout=5))[0]
+    first = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    return first
