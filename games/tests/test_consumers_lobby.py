@@ -102,12 +102,12 @@ async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches
         await comm.disconnect()
 
 
-async def _watch(user, path: str, csrf: str) -> WebsocketCommunicator:
+async def _watch(user, path: str, csrf: str) -> tuple[WebsocketCommunicator, str]:
+    """A lobby page socket of ``user`` with the CSRF cookie ``csrf``, and its first page."""
     comm = WebsocketCommunicator(ROUTER, path)
     comm.scope.update(user=user, cookies={"csrftoken": csrf})
     assert (await comm.connect(timeout=5))[0]
-    await comm.receive_from(timeout=5)
-    return comm
+    return comm, await comm.receive_from(timeout=5)
 
 
 async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bob, monkeypatch):
@@ -127,7 +127,7 @@ async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bo
             watcher.language = "de"
             await db(watcher.save)(update_fields=["language"])
         viewers.append((watcher, f"token-{n}"))
-    sockets = [await _watch(user, path, csrf) for user, csrf in viewers]
+    sockets = [(await _watch(user, path, csrf))[0] for user, csrf in viewers]
     renders = []
     render = consumers.render_to_string
     monkeypatch.setattr(
@@ -140,16 +140,8 @@ async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bo
     assert all("Remove" not in page and "Start the game" not in page for page in pushed[1:])
     for (user, csrf), page in zip(viewers, pushed, strict=True):
         assert f'value="{csrf}"' in page
-        fresh = await _watch_first(user, path, csrf)
-        assert page == fresh
+        fresh, first = await _watch(user, path, csrf)
+        await fresh.disconnect()
+        assert page == first
     for comm in sockets:
         await comm.disconnect()
-
-
-async def _watch_first(user, path: str, csrf: str) -> str:
-    comm = WebsocketCommunicator(ROUTER, path)
-    comm.scope.update(user=user, cookies={"csrftoken": csrf})
-    assert (await comm.connect(timeout=5))[0]
-    first = await comm.receive_from(timeout=5)
-    await comm.disconnect()
-    return first
