@@ -505,6 +505,15 @@ class GameConsumer(UserSocket):
         await self.send(text_data=text)
 
 
+async def _shared(cache: BoundedCache, key, call):
+    """``call()``'s task, started by the first socket to ask for ``key`` and awaited by all."""
+    task = cache.get(key)
+    if task is None:
+        task = asyncio.ensure_future(call())
+        cache.put(key, task)
+    return await asyncio.shield(task)
+
+
 # The lobby list of a change in one language, being rendered or done (LobbyListConsumer):
 # a few changes in the languages of the site.
 _lobby_lists = BoundedCache(64)
@@ -543,13 +552,11 @@ class LobbyListConsumer(UserSocket):
         games.publish), rendered once in this process for every socket that speaks it: each
         socket used to render it itself, so that one player's change cost a render (and its
         queries) per watcher in another language."""
-        key = (change, self.language)
-        task = _lobby_lists.get(key) if change else None
-        if task is None:
-            task = asyncio.ensure_future(in_db_thread(self.render)())
-            if change:
-                _lobby_lists.put(key, task)
-        return await asyncio.shield(task)
+        if not change:
+            return await in_db_thread(self.render)()
+        return await _shared(
+            _lobby_lists, (change, self.language), lambda: in_db_thread(self.render)()
+        )
 
     def render(self) -> str:
         with translation.override(self.language):
@@ -573,15 +580,6 @@ def _csrf_input(token: str) -> str:
 def _read_lobby(lobby_id: int) -> tuple[Lobby, frozenset[int]]:
     lobby = selectors.lobby_with_seats(lobby_id)
     return lobby, selectors.lobby_removed_ids(lobby)
-
-
-async def _shared(cache: BoundedCache, key, call):
-    """``call()``'s task, started by the first socket to ask for ``key`` and awaited by all."""
-    task = cache.get(key)
-    if task is None:
-        task = asyncio.ensure_future(call())
-        cache.put(key, task)
-    return await asyncio.shield(task)
 
 
 class LobbyConsumer(UserSocket):
