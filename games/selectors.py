@@ -77,6 +77,14 @@ def lobby_removed_ids(lobby: Lobby) -> frozenset[int]:
     return frozenset(lobby.removed_users.values_list("pk", flat=True))
 
 
+def was_removed(lobby: Lobby, user, removed: frozenset[int] | None = None) -> bool:
+    """Whether the host removed ``user`` from ``lobby``; ``removed``: lobby_removed_ids, read
+    already (no query then)."""
+    if removed is not None:
+        return user.pk in removed
+    return lobby.removed_users.filter(pk=user.pk).exists()
+
+
 def lobby_seen_by(
     lobby: Lobby, *, user, invite_code: str | None, removed: frozenset[int] | None = None
 ) -> Lobby:
@@ -86,11 +94,7 @@ def lobby_seen_by(
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
         return lobby
-    if user.is_authenticated and (
-        user.pk in removed
-        if removed is not None
-        else lobby.removed_users.filter(pk=user.pk).exists()
-    ):
+    if user.is_authenticated and was_removed(lobby, user, removed):
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
     if lobby.invited_by(invite_code):
         return lobby

@@ -161,11 +161,7 @@ def _lobby_context(
         "can_start": taken >= MIN_SEATS,
         "is_full": taken >= lobby.seat_count,
         "invite_code": invite_code,
-        "removed": (
-            user.pk in removed
-            if removed is not None
-            else lobby.removed_users.filter(pk=user.pk).exists()
-        ),
+        "removed": selectors.was_removed(lobby, user, removed),
         "bot_levels": LEVEL_CHOICES,
     }
 
