@@ -132,3 +132,12 @@ def test_the_view_tells_a_stranger_or_a_player_of_a_human_game_why_not(client, a
     assert page.redirect_chain == [(reverse("games:game", args=[people.pk]), 302)]
     assert "not one player&#x27;s to end" in page.text
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == 2
+
+
+def test_the_page_of_a_game_its_player_ended_blames_no_moderator(client, alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    services.game_abandon(game_id=game.pk, user=alice)
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).text
+    assert "This game was stopped before its end." in page
+    assert "moderator" not in page
