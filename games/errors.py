@@ -105,9 +105,11 @@ class TooManyTables(ServiceError):
         super().__init__(
             ngettext_lazy(
                 "You already have %(count)s table: an open lobby or a game you play in. "
-                "Leave the lobby or finish the game before you take another.",
+                "Leave the lobby or finish the game before you take another (a game against "
+                "bots can be ended from its page).",
                 "You already have %(count)s tables: open lobbies and games you play in. "
-                "Leave a lobby or finish a game before you take another.",
+                "Leave a lobby or finish a game before you take another (a game against bots "
+                "can be ended from its page).",
                 limit,
             )
             % {"count": limit}
@@ -122,6 +124,14 @@ class NotAPlayer(ServiceError):
 class GameOver(ServiceError):
     code = "game_over"
     default_message = _("The game is over: no more moves can be made.")
+
+
+class NotYoursToEnd(ServiceError):
+    code = "not_yours_to_end"
+    default_message = _(
+        "Another player sits at this game: a game among people is not one player's to end. "
+        "Play it to its end."
+    )
 
 
 class StaleVersion(ServiceError):

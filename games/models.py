@@ -180,7 +180,8 @@ class Game(models.Model):
     @property
     def counts(self) -> bool:
         """Whether this game counts in statistics, ratings and leaderboards: finished, and not
-        voided. A moderator's stop (moderation.services.game_stop) voids a game; in a query,
+        voided. A moderator's stop (moderation.services.game_stop) voids a game, and so does
+        its only human ending a game against bots (games.services.game_abandon); in a query,
         filter ``status=Game.Status.FINISHED, voided=False`` (docs/moderation.md)."""
         return self.status == self.Status.FINISHED and not self.voided
 

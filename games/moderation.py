@@ -1,7 +1,9 @@
 """Writes that end lobbies and games from outside play: close a lobby, stop a game.
 
 moderation.services calls these for a moderator (with ``void=True`` and an audit log entry);
-the bot runner's stall guard (games.autoplay) stops a stuck game without voiding it. Like every
+the bot runner's stall guard (games.autoplay) stops a stuck game without voiding it. The abort
+itself is games.services.abort_game, which a player ending their game against bots
+(games.services.game_abandon) shares. Like every
 service, each runs in one transaction, locks in the one order (Lobby, then Game),
 saves only the columns it changes, and publishes after the commit, so that players' pages and
 sockets learn of it at once. The admin shows game state read-only (games/admin.py): these are
@@ -12,12 +14,11 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import NotFound
 from games.models import Game, Lobby
-from games.services import announce_game, announce_lobby, restore
+from games.services import abort_game, announce_lobby
 
 log = logging.getLogger("skyjo.moderation")
 
@@ -42,7 +43,7 @@ def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> LobbyCl
         lobby.status = Lobby.Status.CLOSED
         lobby.save(update_fields=["status"])
         stopped = None
-        if lobby.game_id and _stop(_lock_game(lobby.game_id), lobby, void):
+        if lobby.game_id and abort_game(_lock_game(lobby.game_id), lobby, void=void):
             stopped = lobby.game_id
         announce_lobby(lobby.pk)
     log.info("lobby %s closed by %s", lobby_id, _who(moderator))
@@ -62,27 +63,8 @@ def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
         if lobby is not None and lobby.game_id == game.pk:
             lobby.status = Lobby.Status.CLOSED
             lobby.save(update_fields=["status"])
-        _stop(game, lobby, void)
+        abort_game(game, lobby, void=void)
     log.info("game %s stopped by %s", game_id, _who(moderator))
-    return True
-
-
-def _stop(game: Game, lobby: Lobby | None, void: bool) -> bool:
-    """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone;
-    ``False``: it was over already, and stays as it ended."""
-    if game.is_over:
-        return False
-    game.status = Game.Status.ABORTED
-    game.voided = void
-    game.finished_at = timezone.now()
-    game.bot_due_at = None
-    game.version += 1
-    game.save(
-        update_fields=["status", "voided", "finished_at", "bot_due_at", "version", "updated_at"]
-    )
-    announce_game(game, restore(game), {"kind": "aborted"})
-    if lobby is not None:
-        announce_lobby(lobby.pk)
     return True
 
 

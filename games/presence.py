@@ -39,6 +39,12 @@ def is_bot(player) -> bool:
     return player.user_id is None
 
 
+def is_sole_human(players, seat: int) -> bool:
+    """Whether ``seat`` is the only human among ``players`` (GamePlayer rows): every other seat
+    is a bot's or an account's gone (games.services.game_abandon)."""
+    return all(is_bot(p) for p in players if p.seat != seat)
+
+
 def is_away(player, *, grace: int, since: datetime, now: datetime) -> bool:
     return not is_bot(player) and away_at(player, grace=grace, since=since) <= now
 

@@ -118,6 +118,14 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
     return game, seat
 
 
+def may_end(game: Game, seat: int | None) -> bool:
+    """Whether the player in ``seat`` may end ``game`` (services.game_abandon): it is in play
+    and every other seat is a bot's."""
+    if seat is None or game.status != Game.Status.PLAYING:
+        return False
+    return presence.is_sole_human(game.players.all(), seat)
+
+
 def _check_may_watch(game: Game, seat: int | None, user) -> None:
     """A private game is seen by its players and moderators only."""
     if seat is None and not game.lobby.is_public and not sees_private_games(user):

@@ -1,5 +1,6 @@
 """Every write of the games app: lobbies and moves. Views, consumers and bots call these;
-moderators' writes (close a lobby, stop a game) are in games.moderation.
+moderators' writes (close a lobby, stop a game) are in games.moderation, which ends a game
+through abort_game as a player ending their game against bots (game_abandon) does.
 
 Each service runs in one transaction, locks the row it changes (``select_for_update``), and
 tells the world only after the commit (``transaction.on_commit``), so that every accepted action
@@ -42,6 +43,7 @@ from games.errors import (
     NotHost,
     NotInLobby,
     NotInvited,
+    NotYoursToEnd,
     RemovedFromLobby,
     StaleVersion,
     TooManyTables,
@@ -427,6 +429,47 @@ def game_rematch(*, game_id: int, user) -> Game:
         announce_game(game, restore(game), {"kind": "rematch", "game": new.pk})
         announce_lobby(lobby.pk)
         return new
+
+
+def game_abandon(*, game_id: int, user) -> None:
+    """The only human of a game against bots ends it: stopped and voided as a moderator's stop
+    is (it counts in no statistics and no rating), its lobby finished, the bot runner done
+    with it. Refuses, changing nothing: a non-player, a game over, a game with another human
+    seat (a game among people is not one player's to end)."""
+    with transaction.atomic():
+        lobby = _lock_lobby_of(game_id)
+        game = _lock_game(game_id)
+        seats = presence.seats_of(game)
+        seat = _seat_in(seats, user)
+        if game.is_over:
+            raise GameOver()
+        if not presence.is_sole_human(seats[0], seat):
+            raise NotYoursToEnd()
+        if lobby is not None and lobby.game_id == game.pk:
+            lobby.status = Lobby.Status.FINISHED
+            lobby.save(update_fields=["status"])
+        abort_game(game, lobby, void=True)
+
+
+def abort_game(game: Game, lobby: Lobby | None, *, void: bool) -> bool:
+    """Abort ``game`` (locked, with its ``lobby`` locked before it) and tell everyone after the
+    commit; with ``void`` it counts nowhere (``Game.voided``). The one way a game ends before
+    its end: a player's (game_abandon), a moderator's and the stall guard's (games.moderation).
+    ``False``: it was over already, and stays as it ended."""
+    if game.is_over:
+        return False
+    game.status = Game.Status.ABORTED
+    game.voided = void
+    game.finished_at = timezone.now()
+    game.bot_due_at = None
+    game.version += 1
+    game.save(
+        update_fields=["status", "voided", "finished_at", "bot_due_at", "version", "updated_at"]
+    )
+    announce_game(game, restore(game), {"kind": "aborted"})
+    if lobby is not None:
+        announce_lobby(lobby.pk)
+    return True
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -823,10 +866,12 @@ def announce_lobby(lobby_id: int) -> None:
 
 __all__ = [
     "MoveResult",
+    "abort_game",
     "announce_game",
     "announce_lobby",
     "restore",
     "bot_game_create",
+    "game_abandon",
     "game_apply_action",
     "game_lock_due",
     "game_reschedule",

@@ -30,4 +30,5 @@ urlpatterns = [
     path("games/<id:game_id>/record.json", views.game_record_json, name="game_record"),
     path("games/<id:game_id>/replay/", replay_views.game_replay, name="replay"),
     path("games/<id:game_id>/rematch/", views.game_rematch, name="rematch"),
+    path("games/<id:game_id>/end/", views.game_abandon, name="abandon"),
 ]

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import rendering, selectors, services
 from games.bots import LEVELS
-from games.errors import NotFound, ServiceError
+from games.errors import NotAPlayer, NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from games.presenters import public_of
@@ -303,6 +303,7 @@ def game_detail(request, game_id: int):
             "seat": seat,
             "board": rendering.board_html(public, state.meta),
             "controls": rendering.controls_html(state.view, state.meta),
+            "can_end": selectors.may_end(game, seat),
             # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
             "server_now_ms": int(time.time() * 1000),
             # The server speaks at least this often: a longer silence is a dead socket (game.js).
@@ -353,3 +354,19 @@ def game_rematch(request, game_id: int):
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
     return redirect("games:game", new.pk)
+
+
+@login_required
+@require_POST
+def game_abandon(request, game_id: int):
+    """The only human of a game against bots ends it (services.game_abandon)."""
+    try:
+        services.game_abandon(game_id=game_id, user=request.user)
+    except (NotAPlayer, NotFound) as exc:  # a private game's page would be a 404 to them
+        messages.error(request, exc.message)
+        return redirect("games:home")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id)
+    messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    return redirect("games:home")

@@ -170,6 +170,33 @@ def test_closing_the_lobby_and_a_rematch_never_deadlock(alice, bob):
     assert not isinstance(new, ServiceError)
 
 
+@pytest.mark.parametrize("abandon_first", [True, False])
+def test_a_player_ending_a_bot_game_and_a_moderator_closing_its_lobby_never_deadlock(
+    alice, abandon_first
+):
+    """Both lock the lobby, then the game: whoever is first in line stops it, the other finds
+    it over (the player is told so; the close still closes the lobby)."""
+    game = services.bot_game_create(user=alice, bots=1)
+
+    def abandon():
+        return services.game_abandon(game_id=game.pk, user=alice)
+
+    def close():  # as moderation.services.lobby_close calls it
+        return moderation.lobby_close(lobby_id=game.lobby_id, void=True)
+
+    calls = (abandon, close) if abandon_first else (close, abandon)
+    outcomes = dict(zip(calls, _race(game, *calls, hold="lobby"), strict=True))
+    ended, closed = outcomes[abandon], outcomes[close]
+    assert isinstance(closed, moderation.LobbyClosure), closed
+    game.refresh_from_db()
+    assert (game.status, game.voided) == (Game.Status.ABORTED, True)
+    assert Lobby.objects.get(pk=game.lobby_id).status == Lobby.Status.CLOSED
+    if abandon_first:
+        assert ended is None and closed.game_id is None
+    else:
+        assert isinstance(ended, GameOver) and closed.game_id == game.pk
+
+
 @pytest.mark.parametrize("ends", ["game", "round"])
 def test_a_chat_post_never_waits_for_a_move_that_ends_the_game_or_a_round(
     alice, bob, monkeypatch, settings, ends

@@ -152,10 +152,10 @@ class TestReplayPage:
         moderation.game_stop(game_id=game.pk)
         client.force_login(bob)
         html = client.get(replay_url(game, 10_000)).content.decode()
-        assert "This game was stopped by a moderator." in html
+        assert "This game was stopped before its end." in html
         assert 'id="download-record"' not in html
         assert (
-            "This game was stopped by a moderator."
+            "This game was stopped before its end."
             not in client.get(replay_url(game, 1)).content.decode()
         )
 

@@ -107,7 +107,7 @@ def test_a_report_from_the_table_and_the_moderator_stops_the_game(
     card.get_by_role("button", name="Stop the game (voided)").click()
     queue.get_by_text("The game is stopped and voided.").wait_for()
     for page in players:  # without a reload
-        page.get_by_text("This game was stopped by a moderator.").wait_for()
+        page.get_by_text("This game was stopped before its end.").wait_for()
     game.refresh_from_db()
     assert game.voided
     entry = AuditEntry.objects.get()
