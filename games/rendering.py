@@ -389,7 +389,13 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     # Away (the turn clock ran out twice): the medium bot plays at once, so the controls offer
     # only the way back rather than moves that would race it.
     away = seat is not None and seat in meta.get("away", ()) and view.phase != engine.GAME_OVER
-    legal = [a.to_json() for a in view.legal_actions()] if seat is not None and not away else []
+    # A stopped game's view may still hold legal steps (stopped mid-turn): it takes none.
+    stopped = meta.get("status") == "aborted"
+    legal = (
+        [a.to_json() for a in view.legal_actions()]
+        if seat is not None and not away and not stopped
+        else []
+    )
     mine = seat is not None and view.current == seat
     clock_now = clock_context(meta.get("clock"))
     my_clock = clock_now if clock_now and seat in clock_now["seats"] else None
@@ -411,7 +417,7 @@ def controls_context(view: engine.View, meta: dict) -> dict:
         "current_name": view.players[view.current] if view.current is not None else None,
         "waiting_on": waiting_on,
         "i_am_ready": seat is not None and seat in meta.get("ready", []),
-        "aborted": meta.get("status") == "aborted",
+        "aborted": stopped,
         "i_am_away": away,
         "my_clock": my_clock,
     }

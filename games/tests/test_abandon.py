@@ -141,3 +141,13 @@ def test_the_page_of_a_game_its_player_ended_blames_no_moderator(client, alice):
     page = client.get(reverse("games:game", args=[game.pk])).text
     assert "This game was stopped before its end." in page
     assert "moderator" not in page
+
+
+def test_a_stopped_game_offers_its_player_no_card_to_play(client, alice):
+    """Stopped in the middle of the reveals, the engine's view still has legal reveals: the
+    page offered them (every face-down card marked playable), for a game that takes no move."""
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(alice)
+    assert 'data-legal="[]"' not in client.get(reverse("games:game", args=[game.pk])).text
+    services.game_abandon(game_id=game.pk, user=alice)
+    assert 'data-legal="[]"' in client.get(reverse("games:game", args=[game.pk])).text
