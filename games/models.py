@@ -168,7 +168,10 @@ class Game(models.Model):
     )
     voided = models.BooleanField(
         default=False,
-        help_text="Stopped by a moderator: counts nowhere (statistics, ratings, leaderboards).",
+        help_text=(
+            "Stopped by a moderator, or ended by the only human of a game against bots: counts "
+            "nowhere (statistics, ratings, leaderboards)."
+        ),
     )
 
     class Meta:
