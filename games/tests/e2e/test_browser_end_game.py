@@ -2,9 +2,12 @@
 game page ("End this game", then "Yes, end it") and lands on the home page."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from accounts.models import User
+from games import services
 from games.models import Game, Lobby
 from games.tests.e2e.test_browser_game import register
 
@@ -38,4 +41,34 @@ def test_the_player_ends_a_game_against_bots_and_lands_home(daphne_server, brows
     game = Game.objects.select_related("lobby").get(pk=game_id)
     assert (game.status, game.voided) == (Game.Status.ABORTED, True)
     assert game.lobby.status == Lobby.Status.FINISHED
+    context.close()
+
+
+def test_the_button_goes_when_the_game_ends_while_the_page_is_open(
+    daphne_server, browser, screenshot_dir
+):
+    """Ended from another tab: the pushed board says so, and the button with nothing left to
+    end is gone from this one."""
+    base = daphne_server
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    register(page, base, "twotabs")
+    page.get_by_label("Bots").select_option("2")
+    page.get_by_label("End score").fill("1000")
+    page.get_by_role("button", name="Play against bots").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_selector('#conn[data-state="open"]')
+    end = page.get_by_text("End this game", exact=True)
+    assert end.is_visible()
+    game_id = int(page.url.rstrip("/").split("/")[-1])
+
+    user = User.objects.get(username="twotabs")
+    # In a thread of its own, as a request is served: this one runs Playwright's event loop,
+    # where the service could not publish after its commit.
+    with ThreadPoolExecutor(1) as other_tab:
+        other_tab.submit(services.game_abandon, game_id=game_id, user=user).result()
+    page.get_by_text("This game was stopped before its end.").wait_for()
+    page.screenshot(path=screenshot_dir / "end-game-ended-elsewhere.png")
+    assert not end.is_visible()
     context.close()
