@@ -114,7 +114,6 @@ class Stats:
         self.sent = Counter()
         self.errors = Counter()
         self.games_finished = 0
-        self.acks = 0
         self.latencies: list[float] = []
         self.versions: dict[int, int] = {}  # game id -> the last version seen
         self.stuck = False
