@@ -55,10 +55,10 @@ def _as_documented(default: ast.expr | None) -> str | None:
     return str(value)
 
 
-def _rows() -> dict[str, str]:
+def _rows(doc=CONFIGURATION) -> dict[str, str]:
     """Each variable of the doc's tables with its row's default cell."""
     rows = {}
-    for line in CONFIGURATION.read_text().splitlines():
+    for line in doc.read_text().splitlines():
         if line.startswith("| `"):
             cells = line.split("|")
             for name in re.findall(r"`([A-Z][A-Z0-9_]*)`", cells[1]):
@@ -92,3 +92,12 @@ def test_every_variable_has_a_row_with_its_default(name):
 
 def test_every_row_is_a_variable_the_code_reads():
     assert sorted(set(_rows()) - set(VARIABLES)) == []
+
+
+def test_the_readmes_main_variables_have_the_codes_defaults():
+    rows = _rows(ROOT / "README.md")
+    assert "SKYJO_AUTOPLAY" in rows  # the table is found
+    for name, cell in rows.items():
+        assert name in VARIABLES, f"README.md names {name}, which nothing reads"
+        default = VARIABLES[name][1]
+        assert default is None or f"`{default}`" in cell, (name, cell, default)
