@@ -37,3 +37,35 @@ def test_the_readmes_layout_links_every_page_of_docs():
     layout = next(line for line in readme.splitlines() if line.startswith("| `docs/` |"))
     unlinked = [p.name for p in PAGES[1:] if f"(docs/{p.name})" not in layout]
     assert unlinked == []
+
+
+# A URL in backticks, perhaps after its method: `/games/<id>/state.json`, `POST /chat/enable/`.
+URL = re.compile(r"`(?:(?:GET|POST) )?(/[^`\s]*)`")
+
+
+def _urls():
+    for page in PAGES:
+        if page.name != "performance.md":  # its commands are history
+            for url in sorted(set(URL.findall(page.read_text()))):
+                if not url.startswith(("/usr/", "/work/")):
+                    yield page.name, re.sub(r"<[^>]+>", "1", url.split("?")[0])
+
+
+@pytest.mark.parametrize(("page", "url"), list(_urls()))
+def test_every_url_a_page_names_is_one_of_the_sites(page, url):
+    from django.urls import Resolver404, resolve
+    from django.urls.resolvers import RegexPattern, URLResolver
+
+    from games import consumers
+    from games.routing import websocket_urlpatterns
+
+    if url.startswith("/ws/"):
+        if url == "/ws/":  # the prefix itself, as in "any other path under /ws/"
+            return
+        match = URLResolver(RegexPattern(r"^/"), websocket_urlpatterns).resolve(url)
+        assert match.func.consumer_class is not consumers.UnknownSocket
+        return
+    try:
+        resolve(url)
+    except Resolver404:
+        pytest.fail(f"{page} names {url}, which no URL pattern serves")
