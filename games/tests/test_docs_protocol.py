@@ -112,3 +112,38 @@ def test_every_error_code_is_in_the_error_table_and_no_other():
 @pytest.mark.parametrize("key", sorted(json_frame_keys()))
 def test_every_json_frame_is_in_the_frames_from_the_server(key):
     assert f'`{{"{key}": ' in _section("### Frames from the server"), key
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_over_daphne_a_refused_handshake_is_http_403_with_no_close_code(alice, bob):
+    """The consumers close a refused socket (4401, 4404) before they accept it: Daphne answers
+    the handshake with HTTP 403, so no client over the network ever reads those codes there
+    (docs/protocol.md, the close codes)."""
+    from channels.db import database_sync_to_async as db
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    from games.tests.helpers import start_game
+    from games.tests.live import daphne, session_cookie
+
+    game = await db(start_game)(alice, bob)
+    cookie = await db(session_cookie)(alice)
+    async with daphne() as port:
+
+        async def knock(path: str, cookie: str = "") -> int | str:
+            try:
+                async with connect(
+                    f"ws://127.0.0.1:{port}{path}",
+                    additional_headers={"Cookie": cookie} if cookie else {},
+                    origin=f"http://127.0.0.1:{port}",
+                    open_timeout=30,
+                ) as ws:
+                    return "open" if '"version"' in await ws.recv() else "no state"
+            except InvalidStatus as exc:
+                return exc.response.status_code
+
+        assert await knock(f"/ws/games/{game.pk}/?format=json") == 403  # not logged in
+        assert await knock("/ws/games/999999/?format=json", cookie) == 403  # no such game
+        assert await knock("/ws/lobbies/999999/", cookie) == 403  # no such lobby
+        assert await knock("/ws/nothing/", cookie) == 403  # no such path
+        assert await knock(f"/ws/games/{game.pk}/?format=json", cookie) == "open"
