@@ -3,8 +3,9 @@
 Every socket (game, lobby, lobby list) joins its user's group (``user_group``) on every server
 process. ``close_user_sockets`` asks all of them to close (a ban, a password change: every
 session of the user ends); ``close_session_sockets`` only those opened with one session (a
-log-out ends that session alone). Both send after the commit. A lost message is caught on the
-next move: ``session_alive`` is checked before any frame changes a game.
+log-out ends that session alone). Both send after the commit. A lost message is caught all the
+same: ``session_alive`` is checked before any frame changes a game or asks for its state, and
+every ``SKYJO_HEARTBEAT`` seconds by each game socket's heartbeat.
 """
 
 import functools

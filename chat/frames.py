@@ -11,7 +11,6 @@ from games.errors import BadRequest
 
 KEYS = frozenset({"chat", "quick"})
 ALLOWED = KEYS | {"version", "HEADERS"}
-MAX_TEXT = 2000  # a frame holds at most 2048 characters anyway; the service says the real limit
 
 
 def is_chat(data: dict) -> bool:

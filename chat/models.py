@@ -131,6 +131,3 @@ class Silence(models.Model):
 
     def __str__(self) -> str:
         return f"silence of {self.user_id} until {self.until or 'for good'}"
-
-    def active_at(self, moment) -> bool:
-        return self.lifted_at is None and (self.until is None or self.until > moment)

@@ -10,7 +10,7 @@ never two moves for one turn. It plays **one step** and the service sets the nex
 a bot's draw and its swap are two published moves ``SKYJO_BOT_DELAY`` apart, like a person's.
 
 Every write goes through a service (``game_apply_action``, ``game_set_ready``,
-``game_reschedule``, ``moderation.game_stop``). A step that fails for a passing reason (a lock, a lost
+``game_seat_timed_out``, ``game_reschedule``, ``moderation.game_stop``). A step that fails for a passing reason (a lock, a lost
 connection: ``OperationalError``) is tried again at once, up to ``ATTEMPTS`` times; any other
 failure looks again after ``RETRY`` seconds. A game in which nobody but bots plays any more (bots
 and away humans) is stopped once a round has gone ``STALL_TURNS`` turns: bots that never end a

@@ -1,4 +1,4 @@
-"""A token bucket: how many frames one game socket may send (docs/protocol.md).
+"""A token bucket: how many frames one game or lobby socket may send (docs/protocol.md).
 
 The bucket holds at most ``burst`` tokens and gains ``rate`` tokens a second; each frame takes
 one. A frame finding the bucket empty is refused. No Django here: the consumer owns one bucket

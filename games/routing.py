@@ -1,6 +1,6 @@
 """Websocket URL patterns, mounted by skyjo_site/asgi.py under auth and origin checks. Any other
-path under ``ws/`` is closed with ``4404`` (consumers.UnknownSocket), not an error of the
-server."""
+path under ``ws/`` is refused (consumers.UnknownSocket closes it with ``4404`` before the accept,
+which Daphne answers with HTTP 403), not an error of the server."""
 
 from django.urls import path, re_path
 

@@ -183,10 +183,6 @@ def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
     return game_state(game=Game.objects.select_related("lobby").get(pk=game_id), seat=seat)
 
 
-def game_players(game: Game) -> list[GamePlayer]:
-    return list(game.players.select_related("user"))
-
-
 _VERSION = compiled.Select(lambda pk: Game.objects.only("version").order_by().filter(pk=pk))
 
 

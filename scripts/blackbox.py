@@ -8,8 +8,9 @@ on a free port with a fresh database file, or talks to ``--url``. Then:
   play whole games (random legal moves, with rematches) over ``/ws/games/<id>/?format=json``;
 - beside them two more clients each start "Play against bots" and play their own seat.
 
-It counts every frame, error frame (by code) and acknowledged move, and at the end the
-tracebacks and "database is locked" lines in the server's log. It exits non-zero on any
+It counts the frames sent (by kind) and received, the error frames (by code) and the time from
+each move to the state that answers it, and at the end the tracebacks and "database is locked"
+lines in the server's log. It exits non-zero on any
 ``server_error`` frame or traceback.
 
     .venv/bin/python scripts/blackbox.py                 # start scripts/run, 3 games
@@ -114,7 +115,6 @@ class Stats:
         self.sent = Counter()
         self.errors = Counter()
         self.games_finished = 0
-        self.acks = 0
         self.latencies: list[float] = []
         self.versions: dict[int, int] = {}  # game id -> the last version seen
         self.stuck = False

@@ -235,8 +235,8 @@ if not DATABASE_URL:
 # overwrite) X-Forwarded-For, set SKYJO_TRUSTED_PROXIES=N; 0 trusts no header.
 SKYJO_TRUSTED_PROXIES = env_int("SKYJO_TRUSTED_PROXIES", 0, minimum=0)
 
-# Rate limits (django-ratelimit for HTTP, games.ratelimit for the game socket), counted in
-# the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
+# Rate limits (django-ratelimit for HTTP, games.ratelimit for the game and lobby sockets),
+# counted in the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
 RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
 RATELIMIT_VIEW = "skyjo_site.ratelimit.ratelimited"
 RATELIMIT_CACHE_PREFIX = "rl:"

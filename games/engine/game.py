@@ -111,7 +111,7 @@ class Game:
         "totals",
         "results",
         "reveals",
-        "turns",
+        "turns",  # turns begun in this round (a draw or a discard taken): its record's actions
         "logs",
         "forced_reshuffles",
         "last_reshuffle",
@@ -170,12 +170,6 @@ class Game:
         if self.logs is None:
             raise ValueError("this game keeps no record (restored from a snapshot)")
         return self.logs[-1]
-
-    def face_down_count(self, seat: int) -> int:
-        return self.hidden[seat]
-
-    # ``turns``: turns begun in this round (a draw or a take of the discard), as the round's
-    # record has actions.
 
     def revealed_count(self, seat: int) -> int:
         return len(self.reveals[seat])

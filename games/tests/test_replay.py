@@ -154,6 +154,8 @@ class TestReplayPage:
         html = client.get(replay_url(game, 10_000)).content.decode()
         assert "This game was stopped before its end." in html
         assert 'id="download-record"' not in html
+        record = client.get(f"/games/{game.pk}/record.json")  # docs/protocol.md: 403
+        assert (record.status_code, record.json()["error"]["code"]) == (403, "game_not_finished")
         assert (
             "This game was stopped before its end."
             not in client.get(replay_url(game, 1)).content.decode()

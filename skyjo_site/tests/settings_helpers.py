@@ -1,5 +1,6 @@
 """What the settings tests share: where settings.py is, the variables it reads, and runners."""
 
+import ast
 import os
 import secrets
 import subprocess
@@ -8,56 +9,40 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ROOT / "skyjo_site" / "settings.py"
-VARIABLES = [
-    "SECRET_KEY",
-    "DEBUG",
-    "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS",
-    "DATABASE_URL",
-    "DATABASE_CONN_MAX_AGE",
-    "DATABASE_PREPARE_THRESHOLD",
-    "REDIS_URL",
-    "REDIS_MAX_CONNECTIONS",
-    "CHANNEL_LAYER_CAPACITY",
-    "SKYJO_CHANNEL_LAYER",
-    "SKYJO_SQLITE_SYNCHRONOUS",
-    "EMAIL_HOST",
-    "EMAIL_PORT",
-    "EMAIL_HOST_USER",
-    "EMAIL_HOST_PASSWORD",
-    "EMAIL_USE_TLS",
-    "EMAIL_USE_SSL",
-    "DEFAULT_FROM_EMAIL",
-    "SECURE_PROXY_SSL_HEADER",
-    "SECURE_SSL_REDIRECT",
-    "SECURE_HSTS_SECONDS",
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-    "SECURE_HSTS_PRELOAD",
-    "SESSION_COOKIE_SECURE",
-    "CSRF_COOKIE_SECURE",
-    "AXES_FAILURE_LIMIT",
-    "AXES_COOLOFF_MINUTES",
-    "SKYJO_BOT_DELAY",
-    "SKYJO_DISCONNECT_GRACE",
-    "SKYJO_TEST_DB_NAME",
-    "TIME_ZONE",
-    "SKYJO_RATELIMIT",
-    "SKYJO_RATELIMIT_REGISTER",
-    "SKYJO_RATELIMIT_CREATE",
-    "SKYJO_RATELIMIT_JOIN",
-    "SKYJO_RATELIMIT_WRITE",
-    "SKYJO_WS_RATE",
-    "SKYJO_WS_BURST",
-    "SKYJO_WS_MAX_DROPPED",
-    "SKYJO_MAX_PENDING_FRAMES",
-    "SKYJO_SHED_AFTER",
-    "SKYJO_DB_THREADS",
-    "CACHE_REDIS_URL",
-    "CACHE_KEY_PREFIX",
-    "SKYJO_TRUSTED_PROXIES",
-    "SKYJO_LOGIN_BRAKE",
-    "SKYJO_CSP_REPORT_ONLY",
-]
+
+
+def variables_read(path: Path) -> dict[str, ast.expr | None]:
+    """The environment variables a module reads, each with its default as written (``None``
+    when it has none): ``env_*("NAME", default)`` (skyjo_site.env), ``os.environ["NAME"]``,
+    ``os.environ.get("NAME", default)``, ``os.getenv`` and ``"NAME" in os.environ``."""
+    found: dict[str, ast.expr | None] = {}
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        name, default = None, None
+        if isinstance(node, ast.Call) and node.args and _is_text(node.args[0]):
+            function = ast.unparse(node.func)
+            if function.startswith("env_") or function in ("os.environ.get", "os.getenv"):
+                name = node.args[0].value
+                default = node.args[1] if len(node.args) > 1 else None
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+            if _is_text(node.slice) and isinstance(node.ctx, ast.Load):
+                name = node.slice.value
+        elif (
+            isinstance(node, ast.Compare)
+            and _is_text(node.left)
+            and any(ast.unparse(c) == "os.environ" for c in node.comparators)
+        ):
+            name = node.left.value
+        if name is not None:
+            found.setdefault(name, default)
+    return found
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+# Every variable settings.py reads: the settings tests clear them all before they set theirs.
+VARIABLES = sorted(variables_read(SETTINGS))
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": secrets.token_urlsafe(50),

@@ -25,6 +25,17 @@ def test_embedded_default(load):
 
 
 @pytest.mark.parametrize(
+    ("name", "value", "default"),
+    [("SKYJO_MAX_TABLES", "7", 5), ("SKYJO_WS_HEARTBEAT", "9", 5), ("SKYJO_AUTOPLAY", "0", True)],
+)
+def test_the_settings_tests_read_no_variable_of_the_shell(load, monkeypatch, name, value, default):
+    """``load`` runs settings.py with exactly the variables a test gives, whatever the shell that
+    runs the tests has set (it cleared a hand-kept list, which lacked these)."""
+    monkeypatch.setenv(name, value)
+    assert load()[name] == default
+
+
+@pytest.mark.parametrize(
     ("variables", "synchronous"), [({}, 2), ({"SKYJO_SQLITE_SYNCHRONOUS": "normal"}, 1)]
 )
 def test_the_embedded_database_writes_a_commit_to_disk_before_answering(
