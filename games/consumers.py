@@ -28,7 +28,16 @@ from django.utils.translation import gettext_lazy
 from accounts import sockets as account_sockets
 from accounts.middleware import scope_language
 from chat.sockets import ChatSocket
-from games import caps, frames, publish, rendering, selectors, services, shedding
+from games import (
+    caps,
+    frames,
+    presence_frames,
+    publish,
+    rendering,
+    selectors,
+    services,
+    shedding,
+)
 from games.bounded_cache import BoundedCache
 from games.db_threads import in_db_thread
 from games.errors import (
@@ -182,6 +191,9 @@ class GameConsumer(UserSocket):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.json_mode = query.get("format", [""])[0] == "json"
+        # Presence frames go to the clients that ask for them (the game page does): a client
+        # written before them reads every frame it gets as a state or an answer.
+        self.wants_presence = query.get("presence", [""])[0] == "1"
         # Join the group before reading the state: a version saved after the read then
         # arrives as a message, and one saved before it is in the first frame.
         self.group = publish.game_group(self.game_id)
@@ -199,6 +211,7 @@ class GameConsumer(UserSocket):
             await self.close()
             return
         self.seat = state.seat
+        self.presence = ()  # the offline seats this socket's client shows (presence_frames)
         if not await self.claim_socket():
             return
         await self.join_user_group()
@@ -210,6 +223,7 @@ class GameConsumer(UserSocket):
         self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_game_state(state)
         self.checked_version = self.version  # the first check compares with the first state
+        await self.send_presence(state.offline)
 
     async def disconnect(self, code):
         await self.leave_user_group()
@@ -472,6 +486,26 @@ class GameConsumer(UserSocket):
             log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
             self.version = None
             await self.send_error(Unavailable())
+
+    async def game_presence(self, event):
+        """A player's socket of this game opened or closed (publish.presence_changed)."""
+        if self.heartbeat is None or not self.wants_presence:  # refused at connect, or not asked
+            return
+        try:
+            offline = await presence_frames.read(self.game_id)
+        except DATABASE_DOWN as exc:
+            log.warning("game socket %s: presence not read: %s", self.game_id, one_line(exc))
+            return
+        await self.send_presence(offline)
+
+    async def send_presence(self, offline) -> None:
+        """Who the game waits for, if that changed for this socket's client."""
+        shown = presence_frames.shown_to(offline, self.seat)
+        if shown == self.presence or not self.wants_presence:
+            return
+        self.presence = shown
+        text = presence_frames.frame(shown, json_mode=self.json_mode, language=self.language)
+        await self.send(text_data=text)
 
     async def send_game_state(self, state: selectors.GameState):
         """The full state, unless this socket sent a newer version while it was read (the

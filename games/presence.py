@@ -69,6 +69,20 @@ def seats_of(game) -> tuple[list, int]:
     return players, lobby.disconnect_grace
 
 
+def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tuple]:
+    """Human seats with no game socket open that are not away yet, each with the moment the
+    medium bot starts playing for them: ``(player, away_at)``. The table sees whom it waits
+    for (games.consumers pushes it when a seat's sockets open or close)."""
+    waiting = []
+    for player in players:
+        if is_bot(player) or player.connections > 0:
+            continue
+        at = away_at(player, grace=grace, since=since)
+        if at > now:
+            waiting.append((player, at))
+    return waiting
+
+
 def game_away_seats(game, now: datetime | None = None, seats=None) -> list[int]:
     """Human seats of ``game`` played by the medium bot now (away longer than the grace);
     ``seats``: the result of :func:`seats_of` if already at hand."""

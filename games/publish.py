@@ -54,6 +54,13 @@ def game_changed(public_view, meta: dict, event: dict) -> None:
     _send(game_group(meta["game"]), game_message(public_view, meta, event))
 
 
+def presence_changed(game_id: int) -> None:
+    """A player's game socket opened or closed: a hint, holding nothing, after which each
+    process reads once who the game waits for (games.consumers). Not versioned: a page reload
+    must not make the other players' moves stale."""
+    _send(game_group(game_id), {"type": "game.presence"})
+
+
 def lobby_changed(lobby_id: int) -> None:
     # ``change`` names this change: the sockets of a process read the lobby and render its page
     # once for it per kind of viewer and language, the list once per language (games.consumers).

@@ -463,6 +463,25 @@ def heartbeat_html(version: int) -> str:
     return f'<div id="heartbeat" hidden hx-swap-oob="true" data-version="{int(version)}"></div>'
 
 
+def presence_html(offline) -> str:
+    """The line of each seat the table waits for (selectors.Offline), with the time left
+    before the medium bot plays for them (static/js/clock.js counts it down)."""
+    now = timezone.now()
+    lines = []
+    for seat in offline:
+        left = max(0, math.ceil((seat.bot_at - now).total_seconds()))
+        lines.append(
+            {
+                "seat": seat.seat,
+                "name": short_name(seat.name),
+                "deadline_ms": int(seat.bot_at.timestamp() * 1000),
+                "seconds": left,
+                "left": f"{left // 60}:{left % 60:02d}",
+            }
+        )
+    return render_to_string("games/partials/presence.html", {"offline": lines})
+
+
 def error_html(message: str, code: str = "") -> str:
     return render_to_string("games/partials/flash.html", {"message": message, "code": code})
 

@@ -1,8 +1,10 @@
 """Reads of the games app: lobby lists, and a game as one user may see it."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Prefetch, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import clock, compiled, engine, presence
@@ -19,6 +21,16 @@ class GameState:
     seat: int | None
     view: engine.View
     meta: dict
+    offline: tuple = ()  # game_offline: not versioned, pushed apart
+
+
+@dataclass(frozen=True, slots=True)
+class Offline:
+    """A human seat with no game socket open, not yet played by the bot (games.presence)."""
+
+    seat: int
+    name: str
+    bot_at: datetime  # when the medium bot starts playing for them if they are not back
 
 
 def open_lobbies():
@@ -162,7 +174,31 @@ def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
     """``seat``'s view of ``game`` as saved (``None``: the spectator view), restored from its
     snapshot (nothing replayed); ``seats``: presence.seats_of, if at hand."""
     state = engine.from_snapshot(game.snapshot)
-    return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state, seats))
+    if seats is None and game.status == Game.Status.PLAYING:
+        seats = presence.seats_of(game)
+    return GameState(
+        game,
+        seat,
+        engine.view_of(state, seat),
+        game_meta(game, state, seats),
+        game_offline(game, seats),
+    )
+
+
+def game_offline(game: Game, seats=None) -> tuple[Offline, ...]:
+    """Who the table waits for: the human seats of a game in play with no socket open
+    (presence.offline); ``seats``: presence.seats_of, if at hand."""
+    if game.status != Game.Status.PLAYING:
+        return ()
+    players, grace = seats or presence.seats_of(game)
+    waiting = presence.offline(players, grace=grace, since=game.created_at, now=timezone.now())
+    return tuple(Offline(p.seat, p.name, at) for p, at in waiting)
+
+
+def game_offline_by_id(game_id: int) -> tuple[Offline, ...]:
+    """game_offline of game ``game_id`` (nothing if it is gone): two queries."""
+    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+    return () if game is None else game_offline(game)
 
 
 def game_state_for_user(*, game_id: int, user) -> GameState:

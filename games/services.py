@@ -799,21 +799,25 @@ def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = Fals
     """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
     disconnect, 0 for a frame or a heartbeat. ``active``: a frame the player sent (not the
     server's heartbeat), which ends their run of turn-clock timeouts (games.clock). A no-op
-    for spectators. One UPDATE, its SQL built once (the heartbeats of every socket write it)."""
+    for spectators. One UPDATE, its SQL built once (the heartbeats of every socket write it);
+    a socket that opened or closed then tells the game's sockets (publish.presence_changed)."""
     now = timezone.now()
     values = (game_id, user.pk, now, change) if change else (game_id, user.pk, now)
-    if _SEEN[bool(change), active].run(*values) or not active:
-        return
-    seat = (
-        GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
-        .values_list("seat", flat=True)
-        .first()
-    )
-    if seat is not None:  # away after timeouts until now
-        seen = {"last_seen": now}
-        if change:
-            seen["connections"] = _connections_after(change)
-        game_player_back(game_id=game_id, seat=seat, seen=seen)
+    written = _SEEN[bool(change), active].run(*values)
+    if not written and active:
+        seat = (
+            GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
+            .values_list("seat", flat=True)
+            .first()
+        )
+        if seat is not None:  # away after timeouts until now
+            seen = {"last_seen": now}
+            if change:
+                seen["connections"] = _connections_after(change)
+            game_player_back(game_id=game_id, seat=seat, seen=seen)
+            written = True
+    if written and change:  # a socket of a player opened or closed
+        transaction.on_commit(lambda: publish.presence_changed(game_id))
 
 
 def _connections_after(change):

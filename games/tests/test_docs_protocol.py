@@ -78,7 +78,7 @@ def json_frame_keys() -> set[str]:
     """The top-level keys of every frame the consumers build as ``json.dumps({...})``, and the
     error frame (``ServiceError.to_json``)."""
     keys = {"error"}
-    for path in ("games/consumers.py", "chat/sockets.py"):
+    for path in ("games/consumers.py", "games/presence_frames.py", "chat/sockets.py"):
         for node in ast.walk(ast.parse((ROOT / path).read_text())):
             if (
                 isinstance(node, ast.Call)
@@ -94,7 +94,9 @@ def test_the_finders_find_what_is_known():
     assert {"bad_json", "card_face_up", "chat_off", "server_error", "stale_version"} <= (
         socket_error_codes()
     )
-    assert {"heartbeat", "rematch", "chat", "chat_hidden", "error"} <= json_frame_keys()
+    assert {"heartbeat", "rematch", "chat", "chat_hidden", "presence", "error"} <= (
+        json_frame_keys()
+    )
 
 
 def test_every_close_code_is_in_the_close_code_table():

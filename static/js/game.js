@@ -198,6 +198,9 @@
     socket = wrapper = e.detail.socketWrapper;
     current = e.detail.event ? e.detail.event.target : null;
     heard = Date.now();
+    // A new socket starts from "everyone is here": its server says who is not, if anyone.
+    var presence = $("presence");
+    if (presence) presence.textContent = "";
     if (offline) return;  // the network is gone again: "online" connects anew
     setConn("open", text("textOpen", "live"));
     if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback

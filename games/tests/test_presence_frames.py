@@ -1,0 +1,117 @@
+"""Who the table waits for: a socket that asks for presence frames (``presence=1``) hears when
+another player's last socket closes or their first opens, at once and without a new version
+(games.presence_frames, docs/protocol.md "Bots and presence")."""
+
+import json
+import time
+
+import pytest
+
+from games import services
+from games.models import Game
+from games.tests.helpers import start_game
+from games.tests.ws import connect, db, receive_json
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def open_socket(user, game_id: int, *, fmt="json", presence=True):
+    """A game socket and its first frame (the state)."""
+    query = [f"format={fmt}"] if fmt == "json" else []
+    if presence:
+        query.append("presence=1")
+    comm = await connect(user, f"/ws/games/{game_id}/?{'&'.join(query)}")
+    first = await comm.receive_from(timeout=5)
+    return comm, first
+
+
+async def frames_within(comm, seconds: float) -> list[dict]:
+    frames = []
+    while not await comm.receive_nothing(timeout=seconds):
+        frames.append(await receive_json(comm))
+    return frames
+
+
+async def version_of(game_id: int) -> int:
+    return (await db(Game.objects.get)(pk=game_id)).version
+
+
+async def test_a_player_hears_who_is_not_connected_and_when_they_are_back(alice, bob):
+    game = await db(start_game)(alice, bob)
+    before = time.time()
+    alices, first = await open_socket(alice, game.pk)
+    assert json.loads(first)["version"] == 0
+    frame = await receive_json(alices)
+    [waiting] = frame["presence"]["offline"]
+    assert (waiting["seat"], waiting["name"]) == (1, "bob")
+    # The lobby's grace (60 s by default) from the game's start: then the bot plays for bob.
+    assert before + 50 < waiting["bot_at"] / 1000 < time.time() + 61
+
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    assert await receive_json(alices) == {"presence": {"offline": []}}
+    await bobs.disconnect()
+    frame = await receive_json(alices)
+    assert [w["seat"] for w in frame["presence"]["offline"]] == [1]
+    assert await version_of(game.pk) == 0  # presence is not a change of the game
+    await alices.disconnect()
+
+
+async def test_a_socket_that_does_not_ask_gets_no_presence_frame(alice, bob):
+    game = await db(start_game)(alice, bob)
+    alices, _ = await open_socket(alice, game.pk, presence=False)
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    await bobs.disconnect()
+    assert await alices.receive_nothing(timeout=0.5)
+    await alices.disconnect()
+
+
+async def test_a_second_tab_changes_nothing_for_the_others(alice, bob):
+    """Bob's second socket opening or closing leaves him connected: no frame for alice."""
+    game = await db(start_game)(alice, bob)
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    alices, _ = await open_socket(alice, game.pk)
+    assert await alices.receive_nothing(timeout=0.3)  # nobody was offline: nothing to say
+    second, _ = await open_socket(bob, game.pk, presence=False)
+    await second.disconnect()
+    assert await alices.receive_nothing(timeout=0.5)
+    await bobs.disconnect()
+    assert (await receive_json(alices))["presence"]["offline"][0]["seat"] == 1
+    await alices.disconnect()
+
+
+async def test_the_html_page_gets_the_line_to_swap_in(alice, bob):
+    game = await db(start_game)(alice, bob)
+    alices, _ = await open_socket(alice, game.pk, fmt="html")
+    line = await alices.receive_from(timeout=5)
+    assert line.startswith('<div id="presence"')
+    assert "<strong>bob</strong> is not connected. The medium bot plays for them in" in line
+    assert 'data-deadline="' in line
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    emptied = await alices.receive_from(timeout=5)
+    assert emptied.startswith('<div id="presence"') and "bob" not in emptied
+    await bobs.disconnect()
+    await alices.disconnect()
+
+
+async def test_bots_and_seats_already_played_by_the_bot_are_not_waited_for(alice, bob, charlie):
+    """A bot is never offline; a player away (grace over) is marked on the board instead."""
+    lobby = await db(services.lobby_create)(
+        host=alice, name="Table", seat_count=3, disconnect_grace=0
+    )
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob)
+    await db(services.lobby_add_bot)(lobby_id=lobby.pk, host=alice, seat_index=2, level="easy")
+    game = await db(services.lobby_start)(lobby_id=lobby.pk, user=alice)
+    alices, _ = await open_socket(alice, game.pk)
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    await bobs.disconnect()  # bob is away at once (no grace): nobody to wait for
+    # (Bob's socket opening brought him back from away: a new state, not a presence frame.)
+    assert [f for f in await frames_within(alices, 0.5) if "presence" in f] == []
+    await alices.disconnect()
+
+
+async def test_a_spectator_sees_every_player_who_is_not_connected(alice, bob, charlie):
+    game = await db(start_game)(alice, bob)
+    watcher, _ = await open_socket(charlie, game.pk)
+    frame = await receive_json(watcher)
+    assert [w["name"] for w in frame["presence"]["offline"]] == ["alice", "bob"]
+    await watcher.disconnect()
