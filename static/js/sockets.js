@@ -17,10 +17,14 @@
 
   var refused = 0;  // closes for too many frames or sockets in a row: the wait doubles
   var openedAt = 0;
-  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); });
+  var failed = 0;  // connection attempts in a row that never opened
+  var open = false;
+  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); open = true; failed = 0; });
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail.event ? e.detail.event.code : 0;
     var wrapper = e.detail.socketWrapper;
+    if (!open) notOpened();
+    open = false;
     if (code === 4429 || code === 4430) {
       // Too many frames, or too many open sockets for this account or address: come back
       // later (5 s, 10 s, 20 s … up to a minute, with jitter), not at once.
@@ -34,6 +38,23 @@
       reloadOnce("skyjo-reloaded-" + code);
     }
   });
+
+  // A handshake the server refuses (HTTP 403: logged out meanwhile, a game or lobby no longer
+  // yours to see) looks to the browser like a dropped connection (1006). After the 2nd, 4th,
+  // 8th … attempt in a row that never opened, ask for the page itself: if it sends elsewhere
+  // (the log-in page) or refuses, reload once so that the page shows why; if it loads, or the
+  // network is down, keep trying as before.
+  function notOpened() {
+    failed += 1;
+    if (failed < 2 || (failed & (failed - 1)) !== 0) return;
+    fetch(window.location.href, { redirect: "manual", cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.type === "opaqueredirect" || response.status === 403 || response.status === 404) {
+          reloadOnce("skyjo-reloaded-refused");
+        }
+      })
+      .catch(function () {});
+  }
 
   // Once a minute at most: a page that is refused again stays as it is.
   function reloadOnce(key) {

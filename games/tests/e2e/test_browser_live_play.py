@@ -4,6 +4,7 @@ network lost and back, the rematch asked for, a drawn card on a phone."""
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 
 from conftest import PASSWORD
 from games import publish, services
@@ -162,4 +163,22 @@ def test_the_grids_of_a_row_line_up_when_a_header_wraps(
     assert len({round(p["y"]) for p in places}) == 1  # one row of four
     assert heads[3]["height"] > heads[0]["height"]  # the long name's header did wrap
     assert max(g["y"] for g in grids) - min(g["y"] for g in grids) < 1
+    context.close()
+
+
+def test_a_page_whose_session_ended_while_its_socket_was_down_shows_the_log_in(
+    daphne_server, browser, alice, bob
+):
+    """Logged out elsewhere while the network was gone: the reconnect is refused (HTTP 403,
+    which the browser sees as a dropped connection). The page does not retry for ever: it
+    asks for itself, is sent to the log-in page, and goes there."""
+    game = start_game(alice, bob)
+    context, page = game_page(
+        browser, daphne_server, alice, game, viewport={"width": 1280, "height": 900}
+    )
+    context.set_offline(True)
+    page.locator('#conn[data-state="closed"]').wait_for()
+    Session.objects.all().delete()
+    context.set_offline(False)
+    page.wait_for_url(re.compile(r"/accounts/login/"), timeout=30_000)
     context.close()
