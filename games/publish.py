@@ -1,7 +1,8 @@
 """Telling connected sockets that something changed: called by services after the commit.
 
 A game message holds only public things: the spectator view (packed), the public ``meta``
-(version, status, ready and away seats, rematch) and the event. Nothing is rendered here: a
+(selectors.game_meta: the game, version, status, ready and away seats, rematch, the last
+moves and the turn clock) and the event. Nothing is rendered here: a
 socket that speaks HTML renders the board from the message (once per version and language in
 a process, games.rendering.board_for) and adds its own seat's private part (games.consumers).
 

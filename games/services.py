@@ -27,7 +27,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import short_name
-from games import clock, compiled, engine, movelog, presence, publish, ratings
+from games import clock, compiled, engine, movelog, presence, publish, ratings, selectors
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
@@ -849,17 +849,8 @@ def announce_game(game: Game, state: engine.Game, event: dict, seats=None) -> No
     public meta and ``event`` (games.publish). For the services of the games app and of
     moderation (games.moderation), inside their transaction."""
     public = engine.view_of(state, None)
-    meta = {
-        "game": game.pk,
-        "version": game.version,
-        "status": game.status,
-        "ready": list(game.ready),
-        "rematch": game.rematch_id,
-        "recent": game.recent,
-    }
     seats = seats or getattr(game, "_seats", None)  # set by _schedule; a game over needs none
-    meta["away"] = presence.game_away_seats(game, seats=seats)
-    meta["clock"] = clock.public(game, state, seats[0], meta["away"]) if seats else None
+    meta = selectors.game_meta(game, state, seats)
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))
 
 
