@@ -701,7 +701,8 @@ class LobbyConsumer(UserSocket):
 
 
 class UnknownSocket(NoDatabaseHopConsumer):
-    """Any other path under ``ws/`` (an id out of range included): refused with ``4404``."""
+    """Any other path under ``ws/`` (an id out of range included): the handshake is refused
+    (HTTP 403 over Daphne; ``4404`` to an in-process client, docs/protocol.md)."""
 
     async def connect(self):
         await self.close(code=CLOSE_NOT_FOUND)
