@@ -1,13 +1,17 @@
 """The one rule for player names, and how a name is shown everywhere.
 
-A new name holds 3 to 24 characters: letters (any alphabet), digits, ``_`` and ``-``. Names
-made before the rule (up to 150 characters) keep working: wherever a name is shown it is cut
+A new name holds 3 to 24 characters: letters (any alphabet), digits, ``_`` and ``-``, its
+letters of one alphabet (Unicode TR39's "highly restrictive" level: one script, or the mixes
+Chinese, Japanese and Korean names are written in, with Latin), so that a name with a Cyrillic
+"а" cannot pass for another player's "ann". Names made before the rule (up to 150 characters)
+keep working: wherever a name is shown it is cut
 to ``NAME_MAX`` characters with an ellipsis, the full name in a tooltip (``title``), and the
 CSS class ``name-cut`` keeps even a cut name inside its box (site.css).
 """
 
 import re
 
+from confusable_homoglyphs import categories
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +20,12 @@ NAME_MIN = 3
 NAME_MAX = 24
 _ALLOWED = re.compile(r"[\w-]+")
 ELLIPSIS = "…"
+# The scripts one name may mix (TR39 "highly restrictive"); digits, "_" and "-" are COMMON.
+_SCRIPT_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
 
 
 def validate_player_name(value: str) -> None:
@@ -29,6 +39,20 @@ def validate_player_name(value: str) -> None:
         raise ValidationError(
             _("Use only letters, digits, _ and - in a player name."), code="name_characters"
         )
+    if mixes_alphabets(value):
+        raise ValidationError(
+            _(
+                "Use the letters of one alphabet in a player name: this one mixes alphabets "
+                "(a Cyrillic or Greek letter among Latin ones, say), which would let it pass "
+                "for another player's name."
+            ),
+            code="name_scripts",
+        )
+
+
+def mixes_alphabets(value: str) -> bool:
+    scripts = categories.unique_aliases(value) - {"COMMON", "INHERITED"}
+    return len(scripts) > 1 and not any(scripts <= mix for mix in _SCRIPT_MIXES)
 
 
 def short_name(name: str, limit: int = NAME_MAX) -> str:

@@ -26,6 +26,33 @@ def test_registration_refuses_names_outside_the_rule(client, django_user_model, 
     assert not django_user_model.objects.filter(email="n@example.com").exists()
 
 
+@pytest.mark.parametrize("name", ["\u0430nn", "p\u0430ypal_1", "\u03b1lice", "Ivan\u043e\u0432"])
+def test_registration_refuses_names_that_mix_alphabets(client, django_user_model, name):
+    """A Cyrillic or Greek letter among Latin ones: a name that passes for "ann" or "alice"."""
+    django_user_model.objects.create_user(username="ann", password="x" * 12)
+    response = register(client, username=name, email="n@example.com")
+    assert response.status_code == 200
+    assert "Use the letters of one alphabet in a player name" in response.content.decode()
+    assert not django_user_model.objects.filter(email="n@example.com").exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u041f\u0451\u0442\u0440",
+        "\u5c71\u7530\u305f\u308d\u3046",
+        "\ud64d\uae38\ub3d9",
+        "\u03b1\u03b8\u03b7\u03bd\u03ac_7",
+        "Jos\u00e9-Mar\u00eda",
+    ],
+)
+def test_registration_takes_names_of_one_alphabet_and_the_east_asian_mixes(
+    client, django_user_model, name
+):
+    assert register(client, username=name, email="n@example.com").status_code == 302
+    assert django_user_model.objects.filter(username=name).exists()
+
+
 @pytest.mark.parametrize("name", ["abc", "x" * 24, "Åse_ø-9", "Jörg"])
 def test_registration_takes_names_inside_the_rule(client, django_user_model, name):
     assert register(client, username=name, email="n@example.com").status_code == 302
