@@ -84,18 +84,25 @@ def _send(group: str, message: dict) -> None:
         except Exception:  # the move is saved; a socket that misses this resyncs on the next one
             log.exception("could not publish to %s", group)
         return
-    loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
+    try:
+        if not loop.is_running():
+            raise RuntimeError("the event loop has stopped")
+        loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
+    except RuntimeError:
+        # The server is shutting down (a socket's last presence write, say): its sockets are
+        # closing, and async_to_sync would wait for ever for the stopped loop to run it.
+        log.info("not published to %s: the server is shutting down", group)
 
 
 def _serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop whose sync_to_async call this thread is serving, if any."""
+    """The event loop whose sync_to_async call this thread is serving, if any: running, or
+    stopped while the server shuts down. asgiref never forgets a thread's loop: a closed one
+    is that of a call long over (a test's), and this thread is on its own now."""
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
-    if loop.is_closed() or not loop.is_running():
-        return None
-    return loop
+    return None if loop.is_closed() else loop
 
 
 class _Outbox:

@@ -4,12 +4,14 @@
 import asyncio
 import contextlib
 import logging
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import SyncToAsync
 
-from games import db_threads
+from games import db_threads, publish
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket
 
@@ -55,3 +57,23 @@ async def test_a_disconnect_during_shutdown_logs_a_line_and_no_traceback(
         "socket claim not released: the server is shutting down",
         f"game socket {game.pk}: presence not recorded: the server is shutting down",
     ]
+
+
+async def test_a_publish_from_a_database_thread_of_a_stopped_server_does_not_hang():
+    """The server's loop stopped while a socket's last database call (its presence write) was
+    on a thread: the publish after that call's commit is dropped with a line in the log. It
+    once waited for the stopped loop for ever, and Daphne never exited."""
+    stopped = asyncio.new_event_loop()  # not running, not closed: a server shutting down
+    done = threading.Event()
+
+    def database_call():
+        SyncToAsync.threadlocal.main_event_loop = stopped
+        SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        publish.presence_changed(1)
+        done.set()
+
+    threading.Thread(target=database_call, daemon=True).start()
+    try:
+        assert await asyncio.to_thread(done.wait, 10), "the publish waited for the stopped loop"
+    finally:
+        stopped.close()
