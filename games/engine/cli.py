@@ -88,11 +88,21 @@ def _load(path: str) -> object:
     if not text.strip():
         raise _UsageError(f"{'standard input' if path == '-' else path} is empty")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise _UsageError(
             f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, unless a key comes twice: ``json`` would keep the last value silently."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise _UsageError(f"duplicate key {json.dumps(twice)} in a JSON object")
+    return data
 
 
 def _seat(player: str, n: int) -> int | None:

@@ -199,6 +199,12 @@ class TestBadInput:
                 "must be swapped",
             ),
             (moved(lambda r: r["rounds"][0]["actions"].append({"take": "deck"})), "round is over"),
+            # Two values for one key: which one the writer meant is anyone's guess.
+            ('{"format": "skyjo-record/1", "format": "skyjo-record/1"}', 'duplicate key "format"'),
+            (
+                json.dumps(record())[:-1] + ', "players": ["a", "b"]}',
+                'duplicate key "players"',
+            ),
         ],
     )
     def test_it_fails_cleanly(self, text, words):
