@@ -105,3 +105,26 @@ def test_a_guest_who_chatted_in_the_lobby_is_taken_to_the_game_when_it_starts(
     hosting.get_by_role("button", name="Start the game").click()
     hosting.wait_for_url(re.compile(r"/games/\d+/$"))
     guesting.wait_for_url(hosting.url)
+
+
+def test_a_host_alone_sees_why_the_game_cannot_start_yet(daphne_server, browser, alice):
+    """Alone in the lobby, "Start the game" is disabled: it looks so, and the page says why
+    (a title shows on hover only, never on a phone); a bot in a seat lets it start."""
+    base = daphne_server
+    lobby = services.lobby_create(host=alice, name="Alone", seat_count=3, is_public=True)
+    page = logged_in_context(browser, base, alice).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/lobbies/{lobby.pk}/")
+    page.locator("#lobby-panel[data-synced]").wait_for()
+    start = page.locator("#start-game")
+    assert start.is_disabled()
+    assert float(start.evaluate("b => getComputedStyle(b).opacity")) < 1
+    assert start.evaluate("b => getComputedStyle(b).cursor") == "not-allowed"
+    hint = page.locator("#start-hint")
+    assert hint.is_visible() and "At least two players are needed" in hint.inner_text()
+
+    page.get_by_role("button", name="Add bot").first.click()
+    page.locator("#lobby-summary", has_text="2 of 3 seats taken").wait_for()
+    assert start.is_enabled()
+    assert start.evaluate("b => getComputedStyle(b).opacity") == "1"
+    assert page.locator("#start-hint").count() == 0
