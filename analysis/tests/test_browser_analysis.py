@@ -89,3 +89,37 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     problems += audit(page, "analysis-replay-phone")
     phone.close()
     assert problems == []
+
+
+def test_the_replays_labelled_move_list_ends_with_the_page(
+    daphne_server, browser, django_user_model
+):
+    """The move list scrolls in its own box: its labels' hidden words (for screen readers) stay
+    inside it too, and leave no empty screens below the footer."""
+    from analysis.services import analysis_compute
+
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("alice", "bob")
+    ]
+    original = services.secrets.randbits
+    services.secrets.randbits = random.Random(4).getrandbits
+    try:
+        game = start_game(*users, end_score=100)
+        play_to_end(game, users, seed=1)
+    finally:
+        services.secrets.randbits = original
+    analysis_compute(game_id=game.pk)
+    context = logged_in_context(
+        browser, daphne_server, users[0], viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{daphne_server}/games/{game.pk}/replay/")
+    assert page.locator(".move .ann-sr").count() > 10
+    page_end, footer_end = page.evaluate(
+        """() => [document.documentElement.scrollHeight,
+                 document.querySelector(".site-footer").getBoundingClientRect().bottom + scrollY]"""
+    )
+    assert page_end <= footer_end + 1
+    context.close()
