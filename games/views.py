@@ -176,11 +176,11 @@ def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
     except NotFound as exc:
         raise Http404(exc.message) from None
     context = _lobby_context(lobby, request.user, invite_code)
-    if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
-        # To the game, for whoever may see it: a private game's late invitee stays here, where
-        # the page says it started without them (the game's page would say "no such game").
-        if context["my_seat"] or lobby.is_public or sees_private_games(request.user):
-            return redirect("games:game", lobby.game_id)
+    # To the game, for whoever may see it: a private game's late invitee stays here, where the
+    # page says it started without them (the game's page would say "no such game").
+    may_watch = context["my_seat"] or lobby.is_public or sees_private_games(request.user)
+    if lobby.status == Lobby.Status.PLAYING and lobby.game_id and may_watch:
+        return redirect("games:game", lobby.game_id)
     # Offered while the lobby takes players, to its players (and anyone, when it is public).
     if lobby.status == Lobby.Status.OPEN and (context["my_seat"] or lobby.is_public):
         link = f"/lobbies/invite/{lobby.invite_code}/"
