@@ -4,17 +4,30 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts.forms import RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 
 
+def _next_page(request) -> str:
+    """Where the player was going (``next``, e.g. an invite link that sent them to log in),
+    if it is a page of this site; else ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else ""
+
+
 def register(request):
     """The registration form. Over SKYJO_RATELIMIT_REGISTER (per address) it answers 429 with
-    the form as typed (the passwords excepted) and a message that says the limit's window."""
+    the form as typed (the passwords excepted) and a message that says the limit's window.
+    A new account lands where ``next`` says (the invite link that asked them to log in)."""
+    next_page = _next_page(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_page or "home")
     form = RegistrationForm(request.POST or None)
     if request.method == "POST":
         used = ratelimit.count(
@@ -28,14 +41,14 @@ def register(request):
                 "%(period)s. Try again in %(wait)s. What you typed is kept below (type the "
                 "password again)."
             ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
-            context = {"form": form, "limited": limited}
+            context = {"form": form, "limited": limited, "next": next_page}
             return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
-        return redirect("home")
-    return render(request, "registration/register.html", {"form": form})
+        return redirect(next_page or "home")
+    return render(request, "registration/register.html", {"form": form, "next": next_page})
 
 
 def _changes_email(request) -> bool:

@@ -134,15 +134,17 @@ class ChatSocket:
             await self.close(code=CLOSE_UNAUTHENTICATED)
 
     def _chat_post(self, data: dict, place: dict) -> None:
+        """Post in the socket's language: a refusal with figures is worded when it is raised."""
         if not account_sockets.session_alive(self.scope):
             raise _AccessEnded
-        chat_post(
-            user=self.scope["user"],
-            text=data.get("text", ""),
-            quick=data.get("quick", ""),
-            invite_code=getattr(self, "invite", None),
-            **place,
-        )
+        with translation.override(self.chat_language()):
+            chat_post(
+                user=self.scope["user"],
+                text=data.get("text", ""),
+                quick=data.get("quick", ""),
+                invite_code=getattr(self, "invite", None),
+                **place,
+            )
 
     async def chat_send_error(self, exc: ServiceError) -> None:
         with translation.override(self.chat_language()):

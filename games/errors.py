@@ -8,9 +8,10 @@ the English text stays in the JSON error as ``detail``.
 """
 
 from django.db import InterfaceError, OperationalError
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
 
 class ServiceError(Exception):
@@ -102,18 +103,21 @@ class TooManyTables(ServiceError):
     code = "too_many_tables"
 
     def __init__(self, limit: int) -> None:
-        super().__init__(
-            ngettext_lazy(
-                "You already have %(count)s table: an open lobby or a game you play in. "
-                "Leave the lobby or finish the game before you take another (a game against "
-                "bots can be ended from its page).",
-                "You already have %(count)s tables: open lobbies and games you play in. "
-                "Leave a lobby or finish a game before you take another (a game against bots "
-                "can be ended from its page).",
-                limit,
-            )
-            % {"count": limit}
-        )
+        # Worded when it is read, in the reader's language (a socket's), not the raiser's:
+        # ngettext_lazy(...) % values would translate at once.
+        super().__init__(lazy(_too_many_tables, str)(limit))
+
+
+def _too_many_tables(limit: int) -> str:
+    return ngettext(
+        "You already have %(count)s table: an open lobby or a game you play in. "
+        "Leave the lobby or finish the game before you take another (a game against "
+        "bots can be ended from its page).",
+        "You already have %(count)s tables: open lobbies and games you play in. "
+        "Leave a lobby or finish a game before you take another (a game against bots "
+        "can be ended from its page).",
+        limit,
+    ) % {"count": limit}
 
 
 class NotAPlayer(ServiceError):

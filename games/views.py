@@ -20,6 +20,7 @@ from games.errors import NotAPlayer, NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from games.presenters import public_of
+from moderation.roles import sees_private_games
 from skyjo_site.ratelimit import limit
 
 LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
@@ -174,9 +175,12 @@ def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
         )
     except NotFound as exc:
         raise Http404(exc.message) from None
-    if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
-        return redirect("games:game", lobby.game_id)
     context = _lobby_context(lobby, request.user, invite_code)
+    # To the game, for whoever may see it: a private game's late invitee stays here, where the
+    # page says it started without them (the game's page would say "no such game").
+    may_watch = context["my_seat"] or lobby.is_public or sees_private_games(request.user)
+    if lobby.status == Lobby.Status.PLAYING and lobby.game_id and may_watch:
+        return redirect("games:game", lobby.game_id)
     # Offered while the lobby takes players, to its players (and anyone, when it is public).
     if lobby.status == Lobby.Status.OPEN and (context["my_seat"] or lobby.is_public):
         link = f"/lobbies/invite/{lobby.invite_code}/"

@@ -80,3 +80,41 @@ def test_it_sends_a_logged_in_player_home(client, alice):
     client.force_login(alice)
     response = client.get(reverse("accounts:register"))
     assert response.status_code == 302
+
+
+def test_a_friend_sent_an_invite_link_lands_in_the_lobby_after_registering(client, alice):
+    """The invite link sends a newcomer to the log-in page; "Create an account" there keeps
+    where they were going, and the new account lands there, not on the home page."""
+    from games import services
+
+    lobby = services.lobby_create(host=alice, name="Friends", is_public=False)
+    invite = reverse("games:lobby_invite", args=[lobby.invite_code])
+    login_page = client.get(invite, follow=True)
+    register_url = f"{reverse('accounts:register')}?next={invite}"
+    assert f'href="{register_url}"' in login_page.content.decode()
+
+    form = client.get(register_url)
+    assert f'name="next" value="{invite}"' in form.content.decode()
+    data = {
+        "username": "dora",
+        "email": "dora@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        "next": invite,
+    }
+    response = client.post(reverse("accounts:register"), data)
+    assert response.status_code == 302
+    assert response.url == invite
+    assert b"Take a seat" in client.get(invite).content
+
+
+def test_it_sends_a_new_player_home_rather_than_to_another_site(client):
+    data = {
+        "username": "dora",
+        "email": "dora@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        "next": "https://evil.example.com/",
+    }
+    response = client.post(reverse("accounts:register"), data)
+    assert response.url == reverse("home")

@@ -89,3 +89,72 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     problems += audit(page, "analysis-replay-phone")
     phone.close()
     assert problems == []
+
+
+def analysed_game(django_user_model):
+    """A finished game of alice and bob (random legal moves: plenty of labels), analysed."""
+    from analysis.services import analysis_compute
+
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("alice", "bob")
+    ]
+    original = services.secrets.randbits
+    services.secrets.randbits = random.Random(4).getrandbits
+    try:
+        game = start_game(*users, end_score=100)
+        play_to_end(game, users, seed=1)
+    finally:
+        services.secrets.randbits = original
+    analysis_compute(game_id=game.pk)
+    return game, users
+
+
+def test_the_replays_labelled_move_list_ends_with_the_page(
+    daphne_server, browser, django_user_model
+):
+    """The move list scrolls in its own box: its labels' hidden words (for screen readers) stay
+    inside it too, and leave no empty screens below the footer."""
+    game, users = analysed_game(django_user_model)
+    context = logged_in_context(
+        browser, daphne_server, users[0], viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{daphne_server}/games/{game.pk}/replay/")
+    assert page.locator(".move .ann-sr").count() > 10
+    page_end, footer_end = page.evaluate(
+        """() => [document.documentElement.scrollHeight,
+                 document.querySelector(".site-footer").getBoundingClientRect().bottom + scrollY]"""
+    )
+    assert page_end <= footer_end + 1
+    context.close()
+
+
+def test_the_summarys_figures_stand_under_their_headings(daphne_server, browser, django_user_model):
+    """Numbers are right-aligned in their columns: so are their headings, or "Points lost"
+    reads over empty space and its figure stands nearer the next heading."""
+    game, users = analysed_game(django_user_model)
+    context = logged_in_context(
+        browser, daphne_server, users[0], viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.locator("#analysis-summary").wait_for(timeout=30_000)
+    # Each column's heading and figures: the same alignment, and their text ends together.
+    columns = page.evaluate(
+        """() => {
+          const end = e => { const r = document.createRange(); r.selectNodeContents(e);
+                             return Math.round(r.getBoundingClientRect().right); };
+          const heads = [...document.querySelectorAll(".analysis-table thead th")];
+          const cells = [...document.querySelector(".analysis-table tbody tr").children];
+          return cells.filter(c => c.classList.contains("num")).map(c => {
+            const head = heads[cells.indexOf(c)];
+            return [head.innerText, getComputedStyle(head).textAlign, end(head) - end(c)];
+          });
+        }"""
+    )
+    assert len(columns) == 5
+    assert [(name, align, gap) for name, align, gap in columns if align != "right" or gap] == []
+    context.close()

@@ -94,6 +94,32 @@ async def test_rate_limit_is_answered_with_its_window(settings, alice, bob):
     await a.disconnect()
 
 
+async def test_refusals_worded_with_figures_are_in_the_players_language(
+    settings, alice, bob, charlie
+):
+    """A refusal that carries figures (the rate's window, a silence's reason) is worded when
+    it is refused: in the socket's language, not the server's."""
+    settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD = 1, 30
+    alice.language = bob.language = "sv"
+    await db(alice.save)(update_fields=["language"])
+    await db(bob.save)(update_fields=["language"])
+    game = await db(start_game)(alice, bob)
+    a, _ = await game_socket(alice, game.pk)
+    await send(a, {"chat": "one"})
+    await receive_json(a)
+    await send(a, {"chat": "two"})
+    error = (await receive_json(a))["error"]
+    assert error["message"].startswith("För många meddelanden: högst 1 på 30 sekunder.")
+    await a.disconnect()
+
+    await db(services.user_silence)(user=bob, until=None, reason="spam", by=charlie)
+    b, _ = await game_socket(bob, game.pk)
+    await send(b, {"chat": "buy now"})
+    error = (await receive_json(b))["error"]
+    assert error["message"] == "En moderator har stängt av dig från chatten för gott: spam"
+    await b.disconnect()
+
+
 async def test_silenced_player_is_told_why(alice, bob, charlie):
     game = await db(start_game)(alice, bob)
     await db(services.user_silence)(user=alice, until=None, reason="spam links", by=charlie)

@@ -92,3 +92,25 @@ def test_zero_or_the_limits_switched_off_is_no_cap(settings, alice):
     settings.SKYJO_MAX_TABLES, settings.RATELIMIT_ENABLE = 1, False
     services.lobby_create(host=alice, name="More", seat_count=2)
     assert Lobby.objects.filter(host=alice, status=Lobby.Status.OPEN).count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_rematch_refused_on_the_game_socket_says_so_in_the_players_language(
+    settings, alice, bob, charlie
+):
+    """The refusal carries the limit: worded when it is read, in the socket's language."""
+    from games.tests.ws import db, game_socket, receive_json, send
+
+    settings.SKYJO_MAX_TABLES = 1
+    alice.language = "sv"
+    await db(alice.save)(update_fields=["language"])
+    finished = await db(start_game)(alice, bob)
+    await db(play_to_end)(finished, [alice, bob])
+    await db(start_game)(charlie, alice)
+    a, _ = await game_socket(alice, finished.pk)
+    await send(a, {"rematch": True})
+    error = (await receive_json(a))["error"]
+    assert error["code"] == "too_many_tables"
+    assert error["message"].startswith("Du har redan 1 bord")
+    await a.disconnect()

@@ -5,9 +5,11 @@
 
   // A fragment that says where to go (the lobby's game has started) is followed at once, unless
   // this page is already leaving: the host's own "Start the game" form lands on the game by
-  // itself, and a second navigation would load it twice.
+  // itself, and a second navigation would load it twice. A form another script handles (the
+  // chat's, sent on the socket) does not leave: heard on the window, after the document's
+  // listeners have had their say.
   var leaving = false;
-  document.addEventListener("submit", function (e) {
+  window.addEventListener("submit", function (e) {
     if (!e.defaultPrevented && !(e.target && e.target.hasAttribute("hx-post"))) leaving = true;
   });
   window.addEventListener("pageshow", function () { leaving = false; });

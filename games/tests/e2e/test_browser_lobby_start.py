@@ -79,3 +79,52 @@ def test_a_guest_removed_from_a_private_lobby_is_told_so_on_the_page_they_had_op
     guesting.locator("#error-page", has_text="The host removed you from this lobby.").wait_for()
     guesting.screenshot(path=screenshot_dir / "lobby-removed-guest.png")
     assert "/lobbies/" in guesting.url
+
+
+def test_a_guest_who_chatted_in_the_lobby_is_taken_to_the_game_when_it_starts(
+    daphne_server, browser, django_user_model
+):
+    """A chat message is sent on the page's socket, not by leaving the page: the guest's page
+    still follows the host's start to the game."""
+    base = daphne_server
+    host, guest = (
+        django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD)
+        for n in ("hostess", "guest")
+    )
+    lobby = services.lobby_create(host=host, name="Chatty", seat_count=2, is_public=True)
+    services.lobby_join(lobby_id=lobby.pk, user=guest)
+    hosting, guesting = (logged_in_context(browser, base, u).new_page() for u in (host, guest))
+    for page in (hosting, guesting):
+        page.set_default_timeout(15_000)
+        page.goto(f"{base}/lobbies/{lobby.pk}/")
+        page.locator("#lobby-panel[data-synced]").wait_for()
+    guesting.locator("#chat-input").fill("ready when you are")
+    guesting.locator("#chat-input").press("Enter")
+    hosting.locator(".chat-log", has_text="ready when you are").wait_for()
+
+    hosting.get_by_role("button", name="Start the game").click()
+    hosting.wait_for_url(re.compile(r"/games/\d+/$"))
+    guesting.wait_for_url(hosting.url)
+
+
+def test_a_host_alone_sees_why_the_game_cannot_start_yet(daphne_server, browser, alice):
+    """Alone in the lobby, "Start the game" is disabled: it looks so, and the page says why
+    (a title shows on hover only, never on a phone); a bot in a seat lets it start."""
+    base = daphne_server
+    lobby = services.lobby_create(host=alice, name="Alone", seat_count=3, is_public=True)
+    page = logged_in_context(browser, base, alice).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/lobbies/{lobby.pk}/")
+    page.locator("#lobby-panel[data-synced]").wait_for()
+    start = page.locator("#start-game")
+    assert start.is_disabled()
+    assert float(start.evaluate("b => getComputedStyle(b).opacity")) < 1
+    assert start.evaluate("b => getComputedStyle(b).cursor") == "not-allowed"
+    hint = page.locator("#start-hint")
+    assert hint.is_visible() and "At least two players are needed" in hint.inner_text()
+
+    page.get_by_role("button", name="Add bot").first.click()
+    page.locator("#lobby-summary", has_text="2 of 3 seats taken").wait_for()
+    assert start.is_enabled()
+    assert start.evaluate("b => getComputedStyle(b).opacity") == "1"
+    assert page.locator("#start-hint").count() == 0

@@ -308,3 +308,52 @@ def test_a_phone_player_at_a_small_table_sees_cards_big_enough_to_read_and_tap(
     assert min(mine) >= 60, f"the player's own cards are {min(mine):.0f} px wide"
     assert min(theirs) >= 30, f"the other players' cards are {min(theirs):.0f} px wide"
     context.close()
+
+
+# The game history's result column is read, not scrolled to.
+HISTORY_FITS = """() => {
+  const table = document.querySelector("table.history");
+  return table.offsetWidth <= table.parentElement.clientWidth;
+}"""
+
+
+def test_no_page_scrolls_sideways_on_a_phone_in_any_language(
+    daphne_server, browser, django_user_model, monkeypatch
+):
+    """Longer words than English ("Ergebnis", "Gemeinsame Partien", "Nauwkeurigheid"): the
+    profile's game history and the game-over screen's analysis still fit 360 px."""
+    from analysis.services import analysis_compute
+
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    alice, bob = (
+        django_user_model.objects.create_user(n, f"{n}@example.com", PASSWORD)
+        for n in ("alice", "bob")
+    )
+    finished = start_game(alice, bob, end_score=1)
+    finish_quickly(finished, [alice, bob])
+    analysis_compute(game_id=finished.pk)
+    pages = {
+        "profile": "/u/alice/",
+        "other-profile": "/u/bob/",
+        "game-over": f"/games/{finished.pk}/",
+        "replay": f"/games/{finished.pk}/replay/",
+        "players": "/players/",
+        "lobbies": "/lobbies/",
+    }
+    overflowing = {}
+    for language in ("de", "fr", "nb", "nl", "sv"):
+        alice.language = language
+        alice.save(update_fields=["language"])
+        context = logged_in_context(browser, daphne_server, alice, viewport=PHONE)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for name, url in pages.items():
+            page.goto(daphne_server + url)
+            if page.locator("[ws-connect]").count():
+                page.locator("[ws-connect][data-synced]").wait_for()
+            if found := page.evaluate(OVERFLOW):
+                overflowing[f"{language} {name}"] = found
+            if name == "profile" and not page.evaluate(HISTORY_FITS):
+                overflowing[f"{language} {name}"] = ["table.history scrolls in its box"]
+        context.close()
+    assert overflowing == {}
