@@ -4,21 +4,17 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts.forms import RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
+from skyjo_site.redirects import local_url
 
 
 def _next_page(request) -> str:
     """Where the player was going (``next``, e.g. an invite link that sent them to log in),
     if it is a page of this site; else ""."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe else ""
+    return local_url(request, request.POST.get("next") or request.GET.get("next")) or ""
 
 
 def register(request):

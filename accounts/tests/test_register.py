@@ -108,13 +108,15 @@ def test_a_friend_sent_an_invite_link_lands_in_the_lobby_after_registering(clien
     assert b"Take a seat" in client.get(invite).content
 
 
-def test_it_sends_a_new_player_home_rather_than_to_another_site(client):
+@pytest.mark.parametrize("target", ["https://evil.example.com/", "logout", "no-such-page"])
+def test_it_sends_a_new_player_home_rather_than_to_another_site(client, target):
+    """Another site, or a bare word (which redirect() would take for the name of a URL)."""
     data = {
         "username": "dora",
         "email": "dora@example.com",
         "password1": PASSWORD,
         "password2": PASSWORD,
-        "next": "https://evil.example.com/",
+        "next": target,
     }
     response = client.post(reverse("accounts:register"), data)
     assert response.url == reverse("home")
