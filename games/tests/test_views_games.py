@@ -197,3 +197,15 @@ def test_json_is_plain_json(client, alice, bob):
     response = client.get(reverse("games:game_state", args=[game.pk]))
     assert response["Content-Type"] == "application/json"
     json.loads(response.content)
+
+
+def test_a_finished_lobby_links_its_players_to_the_final_scores(client, alice, bob):
+    game = start_game(alice, bob, end_score=10)
+    play_to_end(game, [alice, bob])
+    lobby = Lobby.objects.get(pk=game.lobby_id)
+    assert lobby.status == Lobby.Status.FINISHED
+    client.force_login(bob)
+    page = client.get(reverse("games:lobby", args=[lobby.pk])).content.decode()
+    assert "This lobby's game is over." in page
+    assert f'<a id="game-results" href="/games/{game.pk}/">See the final scores</a>' in page
+    assert client.get(f"/games/{game.pk}/").status_code == 200
