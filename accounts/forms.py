@@ -50,7 +50,19 @@ class RegistrationForm(UserCreationForm):
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form that also turns banned players away."""
+    """Django's login form that also turns banned players away. Its name field is called as
+    on the registration form: "Player name"."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("Player name")
+
+    def get_invalid_login_error(self):
+        return forms.ValidationError(
+            self.error_messages["invalid_login"],
+            code="invalid_login",
+            params={"username": _("player name")},
+        )
 
     def confirm_login_allowed(self, user):
         super().confirm_login_allowed(user)

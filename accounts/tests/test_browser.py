@@ -29,7 +29,7 @@ def test_register_logout_login(page, daphne_server, screenshot_dir, django_user_
     assert page.get_by_role("navigation").get_by_role("link", name="Log in").is_visible()
 
     page.get_by_role("navigation").get_by_role("link", name="Log in").click()
-    page.get_by_label("Username").fill("dora")
+    page.get_by_label("Player name").fill("dora")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(daphne_server + "/")

@@ -31,7 +31,7 @@ def test_it_follows_next(client, alice):
 def test_it_rejects_a_wrong_password(client, alice):
     response = login(client, password="wrong-password")
     assert response.status_code == 200
-    assert b"Please enter a correct username and password" in response.content
+    assert b"Please enter a correct player name and password" in response.content
     assert "_auth_user_id" not in client.session
 
 
@@ -164,3 +164,8 @@ def test_the_brake_also_holds_on_the_admin_log_in(client, settings, django_user_
         REMOTE_ADDR="10.0.7.7",
     )
     assert other.status_code == 302
+
+
+def test_the_form_calls_the_name_as_registration_does(client):
+    page = client.get(reverse("login")).content.decode()
+    assert ">Player name" in page and "Username" not in page
