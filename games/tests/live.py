@@ -93,14 +93,15 @@ def session_cookie(user) -> str:
 class Player:
     """One JSON-mode game socket on a live server."""
 
-    def __init__(self, cookie: str, port: int, game_id: int):
+    def __init__(self, cookie: str, port: int, game_id: int, *, presence: bool = False):
         self.cookie, self.port, self.game_id = cookie, port, game_id
+        self.query = "format=json&presence=1" if presence else "format=json"
         self.ws = None
         self.state = None
 
     async def open(self) -> dict:
         self.ws = await ws_connect(
-            f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/?format=json",
+            f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/?{self.query}",
             additional_headers={"Cookie": self.cookie},
             origin=f"http://127.0.0.1:{self.port}",
             open_timeout=30,

@@ -38,3 +38,20 @@ async def test_moves_cross_processes_through_redis(alice, bob, redis_everywhere)
         assert mine["drawn"] is not None and theirs["drawn"] is None
         await a.close()
         await b.close()
+
+
+async def test_a_player_on_one_process_hears_of_one_on_another_leaving_and_coming_back(
+    alice, bob, redis_everywhere
+):
+    game = await db(start_game)(alice, bob)
+    cookies = [await db(session_cookie)(u) for u in (alice, bob)]
+    async with daphne() as port_a, daphne() as port_b:
+        a = Player(cookies[0], port_a, game.pk, presence=True)
+        await a.open()
+        assert [s["seat"] for s in (await a.receive())["presence"]["offline"]] == [1]
+        b = Player(cookies[1], port_b, game.pk)
+        await b.open()
+        assert await a.receive() == {"presence": {"offline": []}}
+        await b.close()
+        assert [s["name"] for s in (await a.receive())["presence"]["offline"]] == ["bob"]
+        await a.close()
