@@ -212,6 +212,8 @@ class GameConsumer(UserSocket):
             return
         self.seat = state.seat
         self.presence = ()  # the offline seats this socket's client shows (presence_frames)
+        self.presence_hints = 0  # hints not yet followed by a read
+        self.presence_task = None
         if not await self.claim_socket():
             return
         await self.join_user_group()
@@ -234,6 +236,8 @@ class GameConsumer(UserSocket):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.heartbeat
             self.heartbeat = None
+        if getattr(self, "presence_task", None) is not None:
+            self.presence_task.cancel()
         if self.seat is not None:
             await self.seen(-1)
 
@@ -488,15 +492,30 @@ class GameConsumer(UserSocket):
             await self.send_error(Unavailable())
 
     async def game_presence(self, event):
-        """A player's socket of this game opened or closed (publish.presence_changed)."""
+        """A player's socket of this game opened or closed (publish.presence_changed). The
+        read runs beside this socket's handlers: a move's frame never waits for it."""
         if self.heartbeat is None or not self.wants_presence:  # refused at connect, or not asked
             return
-        try:
-            offline = await presence_frames.read(self.game_id)
-        except DATABASE_DOWN as exc:
-            log.warning("game socket %s: presence not read: %s", self.game_id, one_line(exc))
-            return
-        await self.send_presence(offline)
+        self.presence_hints += 1
+        if self.presence_task is None or self.presence_task.done():
+            self.presence_task = asyncio.ensure_future(self.follow_presence())
+
+    async def follow_presence(self) -> None:
+        """Read and send until every hint so far has been followed by a read begun after it."""
+        while self.presence_hints:
+            self.presence_hints = 0
+            try:
+                offline = await presence_frames.read(self.game_id)
+                await self.send_presence(offline)
+            except DATABASE_DOWN as exc:
+                log.warning("game socket %s: presence not read: %s", self.game_id, one_line(exc))
+                return
+            except Disconnected:
+                return
+            except Exception as exc:
+                if not shutting_down(exc):
+                    log.exception("game socket %s: presence not sent", self.game_id)
+                return
 
     async def send_presence(self, offline) -> None:
         """Who the game waits for, if that changed for this socket's client."""

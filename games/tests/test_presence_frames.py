@@ -2,12 +2,14 @@
 another player's last socket closes or their first opens, at once and without a new version
 (games.presence_frames, docs/protocol.md "Bots and presence")."""
 
+import asyncio
 import json
+import threading
 import time
 
 import pytest
 
-from games import services
+from games import selectors, services
 from games.models import Game
 from games.tests.helpers import start_game
 from games.tests.ws import connect, db, receive_json
@@ -115,3 +117,27 @@ async def test_a_spectator_sees_every_player_who_is_not_connected(alice, bob, ch
     frame = await receive_json(watcher)
     assert [w["name"] for w in frame["presence"]["offline"]] == ["alice", "bob"]
     await watcher.disconnect()
+
+
+async def test_a_slow_presence_read_holds_up_no_move(alice, bob, monkeypatch):
+    """The read after a hint waits for the database like any call: the socket relays the moves
+    meanwhile, and sends the presence frame when the read is done."""
+    game = await db(start_game)(alice, bob)
+    alices, _ = await open_socket(alice, game.pk)
+    await receive_json(alices)  # bob is not connected
+    release = threading.Event()
+    read = selectors.game_offline_by_id
+
+    def slow_read(game_id):
+        release.wait(10)
+        return read(game_id)
+
+    monkeypatch.setattr(selectors, "game_offline_by_id", slow_read)
+    bobs, _ = await open_socket(bob, game.pk, presence=False)  # the hint: a read that waits
+    await asyncio.sleep(0.2)
+    await db(services.game_apply_action)(game_id=game.pk, user=bob, action={"reveal": 0}, version=0)
+    assert (await receive_json(alices))["version"] == 1  # while the read still waits
+    release.set()
+    assert await receive_json(alices) == {"presence": {"offline": []}}
+    await bobs.disconnect()
+    await alices.disconnect()
