@@ -18,17 +18,7 @@ pytestmark = pytest.mark.e2e
 
 def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
     base = daphne_server
-    users = [
-        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
-        for name in ("alice", "bob")
-    ]
-    original = services.secrets.randbits
-    services.secrets.randbits = random.Random(4).getrandbits
-    try:
-        game = start_game(*users, end_score=100)
-        play_to_end(game, users, seed=1)  # random legal moves: plenty of mistakes
-    finally:
-        services.secrets.randbits = original
+    game, users = finished_game(django_user_model)
     context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -91,10 +81,9 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
     assert problems == []
 
 
-def analysed_game(django_user_model):
-    """A finished game of alice and bob (random legal moves: plenty of labels), analysed."""
-    from analysis.services import analysis_compute
-
+def finished_game(django_user_model):
+    """A finished game of alice and bob, the same every run (random legal moves: plenty of
+    mistakes to label)."""
     users = [
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in ("alice", "bob")
@@ -106,8 +95,26 @@ def analysed_game(django_user_model):
         play_to_end(game, users, seed=1)
     finally:
         services.secrets.randbits = original
+    return game, users
+
+
+def analysed_game(django_user_model):
+    """finished_game, analysed."""
+    from analysis.services import analysis_compute
+
+    game, users = finished_game(django_user_model)
     analysis_compute(game_id=game.pk)
     return game, users
+
+
+def analysed_game_page(browser, base, django_user_model, page_path: str):
+    """Alice's browser on a page of her analysed game: ``/games/<id>/`` + ``page_path``."""
+    game, users = analysed_game(django_user_model)
+    context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/{page_path}")
+    return context, page
 
 
 def test_the_replays_labelled_move_list_ends_with_the_page(
@@ -115,13 +122,7 @@ def test_the_replays_labelled_move_list_ends_with_the_page(
 ):
     """The move list scrolls in its own box: its labels' hidden words (for screen readers) stay
     inside it too, and leave no empty screens below the footer."""
-    game, users = analysed_game(django_user_model)
-    context = logged_in_context(
-        browser, daphne_server, users[0], viewport={"width": 1280, "height": 900}
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(f"{daphne_server}/games/{game.pk}/replay/")
+    context, page = analysed_game_page(browser, daphne_server, django_user_model, "replay/")
     assert page.locator(".move .ann-sr").count() > 10
     page_end, footer_end = page.evaluate(
         """() => [document.documentElement.scrollHeight,
@@ -134,13 +135,7 @@ def test_the_replays_labelled_move_list_ends_with_the_page(
 def test_the_summarys_figures_stand_under_their_headings(daphne_server, browser, django_user_model):
     """Numbers are right-aligned in their columns: so are their headings, or "Points lost"
     reads over empty space and its figure stands nearer the next heading."""
-    game, users = analysed_game(django_user_model)
-    context = logged_in_context(
-        browser, daphne_server, users[0], viewport={"width": 1280, "height": 900}
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(f"{daphne_server}/games/{game.pk}/")
+    context, page = analysed_game_page(browser, daphne_server, django_user_model, "")
     page.locator("#analysis-summary").wait_for(timeout=30_000)
     # Each column's heading and figures: the same alignment, and their text ends together.
     columns = page.evaluate(

@@ -14,18 +14,23 @@ from games.tests.e2e.test_browser_game import register
 pytestmark = pytest.mark.e2e
 
 
-def test_the_player_ends_a_game_against_bots_and_lands_home(daphne_server, browser, screenshot_dir):
-    base = daphne_server
+def game_against_bots(browser, base, name: str, bots: int):
+    """A new player's browser on the page of their new game against ``bots`` bots (a long one)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
-    register(page, base, "quitter")
-    page.get_by_label("Bots").select_option("3")
+    register(page, base, name)
+    page.get_by_label("Bots").select_option(str(bots))
     page.get_by_label("End score").fill("1000")
     page.get_by_role("button", name="Play against bots").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.wait_for_selector('#conn[data-state="open"]')
-    game_id = int(page.url.rstrip("/").split("/")[-1])
+    return context, page, int(page.url.rstrip("/").split("/")[-1])
+
+
+def test_the_player_ends_a_game_against_bots_and_lands_home(daphne_server, browser, screenshot_dir):
+    base = daphne_server
+    context, page, game_id = game_against_bots(browser, base, "quitter", 3)
     confirm = page.get_by_role("button", name="Yes, end it")
     assert not confirm.is_visible()  # a second click, after the first opened it
     page.screenshot(path=screenshot_dir / "end-game-desktop.png")
@@ -49,19 +54,9 @@ def test_the_button_goes_when_the_game_ends_while_the_page_is_open(
 ):
     """Ended from another tab: the pushed board says so, and the button with nothing left to
     end is gone from this one."""
-    base = daphne_server
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    register(page, base, "twotabs")
-    page.get_by_label("Bots").select_option("2")
-    page.get_by_label("End score").fill("1000")
-    page.get_by_role("button", name="Play against bots").click()
-    page.wait_for_url(re.compile(r"/games/\d+/$"))
-    page.wait_for_selector('#conn[data-state="open"]')
+    context, page, game_id = game_against_bots(browser, daphne_server, "twotabs", 2)
     end = page.get_by_text("End this game", exact=True)
     assert end.is_visible()
-    game_id = int(page.url.rstrip("/").split("/")[-1])
 
     user = User.objects.get(username="twotabs")
     # In a thread of its own, as a request is served: this one runs Playwright's event loop,
