@@ -257,13 +257,14 @@ def clock_context(public: dict | None) -> dict | None:
     if not public:
         return None
     ends = clock.deadline_ms(public)
-    left = max(0, math.ceil(ends / 1000 - timezone.now().timestamp()))
-    return {
-        "deadline_ms": ends,
-        "seconds": public["seconds"],
-        "left": f"{left // 60}:{left % 60:02d}",
-        "seats": public["seats"],
-    }
+    return {**countdown(ends), "seconds": public["seconds"], "seats": public["seats"]}
+
+
+def countdown(deadline_ms: int) -> dict:
+    """A countdown to ``deadline_ms`` for games/partials/clock.html: the deadline, and the
+    seconds left and their "m:ss" as rendered now (for a page without scripts)."""
+    left = max(0, math.ceil(deadline_ms / 1000 - timezone.now().timestamp()))
+    return {"deadline_ms": deadline_ms, "seconds": left, "left": f"{left // 60}:{left % 60:02d}"}
 
 
 _grids = BoundedCache(4096)
@@ -466,19 +467,14 @@ def heartbeat_html(version: int) -> str:
 def presence_html(offline) -> str:
     """The line of each seat the table waits for (selectors.Offline), with the time left
     before the medium bot plays for them (static/js/clock.js counts it down)."""
-    now = timezone.now()
-    lines = []
-    for seat in offline:
-        left = max(0, math.ceil((seat.bot_at - now).total_seconds()))
-        lines.append(
-            {
-                "seat": seat.seat,
-                "name": short_name(seat.name),
-                "deadline_ms": int(seat.bot_at.timestamp() * 1000),
-                "seconds": left,
-                "left": f"{left // 60}:{left % 60:02d}",
-            }
-        )
+    lines = [
+        {
+            "seat": seat.seat,
+            "name": short_name(seat.name),
+            **countdown(int(seat.bot_at.timestamp() * 1000)),
+        }
+        for seat in offline
+    ]
     return render_to_string("games/partials/presence.html", {"offline": lines})
 
 

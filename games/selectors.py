@@ -1,6 +1,6 @@
 """Reads of the games app: lobby lists, and a game as one user may see it."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import Prefetch, Q
@@ -21,7 +21,7 @@ class GameState:
     seat: int | None
     view: engine.View
     meta: dict
-    offline: tuple = ()  # game_offline: not versioned, pushed apart
+    offline: tuple = ()  # game_offline, for a socket that connects (game_state_for_user)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,15 +174,7 @@ def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
     """``seat``'s view of ``game`` as saved (``None``: the spectator view), restored from its
     snapshot (nothing replayed); ``seats``: presence.seats_of, if at hand."""
     state = engine.from_snapshot(game.snapshot)
-    if seats is None and game.status == Game.Status.PLAYING:
-        seats = presence.seats_of(game)
-    return GameState(
-        game,
-        seat,
-        engine.view_of(state, seat),
-        game_meta(game, state, seats),
-        game_offline(game, seats),
-    )
+    return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state, seats))
 
 
 def game_offline(game: Game, seats=None) -> tuple[Offline, ...]:
@@ -212,7 +204,8 @@ def game_state_for_user(*, game_id: int, user) -> GameState:
     uid = user.pk if user.is_authenticated else None
     seat = next((p.seat for p in seats[0] if uid is not None and p.user_id == uid), None)
     _check_may_watch(game, seat, user)
-    return game_state(game=game, seat=seat, seats=seats)
+    state = game_state(game=game, seat=seat, seats=seats)
+    return replace(state, offline=game_offline(game, seats))
 
 
 def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
