@@ -283,7 +283,8 @@ class GameConsumer(UserSocket):
         A player's seat also notes that it is still here (presence) every SKYJO_HEARTBEAT
         seconds; a crashed process stops beating. Every SKYJO_HEARTBEAT seconds the socket's
         access is checked too, so that a socket whose "close" message was lost (accounts.sockets)
-        is closed all the same, watching or not."""
+        is closed all the same, watching or not, and a socket that asked for presence frames
+        checks who the table waits for (a presence hint lost on the way)."""
         period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
         last_check = last_access = time.monotonic()
         while True:
@@ -315,6 +316,8 @@ class GameConsumer(UserSocket):
                     return
                 log.warning("game socket %s: heartbeat failed", self.game_id, exc_info=True)
                 continue
+            if access and self.wants_presence:
+                await self.recheck_presence()
             if version is None:
                 continue
             if self.version is None or version > self.version:  # None: a state not sent
@@ -516,6 +519,16 @@ class GameConsumer(UserSocket):
                 if not shutting_down(exc):
                     log.exception("game socket %s: presence not sent", self.game_id)
                 return
+
+    async def recheck_presence(self) -> None:
+        """The heartbeat's look at who the table waits for: what a read of this process begun
+        within the last SKYJO_HEARTBEAT seconds found (presence_frames.recent)."""
+        try:
+            offline = await presence_frames.recent(self.game_id, settings.SKYJO_HEARTBEAT)
+        except DATABASE_DOWN as exc:
+            log.warning("game socket %s: presence not read: %s", self.game_id, one_line(exc))
+            return
+        await self.send_presence(offline)
 
     async def send_presence(self, offline) -> None:
         """Who the game waits for, if that changed for this socket's client."""

@@ -8,24 +8,32 @@ viewer. The database is the truth, the hint only says "read again": hints from t
 may arrive in either order, but every hint is followed by a read that starts after it came,
 so after its commit. Not versioned: a page reload must not make the other players' moves
 stale (docs/protocol.md).
+
+A hint lost on the way (a channel layer may drop messages under load) is made good by the
+sockets' heartbeat: every SKYJO_HEARTBEAT seconds a socket shows what a read begun at most that
+long ago says (:func:`recent`), one read per game and period in a process, however many of its
+sockets follow that game.
 """
 
 import asyncio
 import json
+import time
 from weakref import WeakKeyDictionary
 
 from django.utils import translation
 
 from games import rendering, selectors
+from games.bounded_cache import BoundedCache
 from games.db_threads import in_db_thread
 
 SETTLE = 0.05  # seconds a read waits for more hints of the same game (a burst of connects)
 
 # Per event loop (tests run one after another, each on its own): game -> its next read, not
-# begun yet.
+# begun yet; game -> when the last read began and what it found (a few games per socket).
 _waiting: "WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Task]]" = (
     WeakKeyDictionary()
 )
+_last: "WeakKeyDictionary[asyncio.AbstractEventLoop, BoundedCache]" = WeakKeyDictionary()
 
 
 async def read(game_id: int) -> tuple[selectors.Offline, ...]:
@@ -38,12 +46,31 @@ async def read(game_id: int) -> tuple[selectors.Offline, ...]:
     return await asyncio.shield(task)
 
 
+async def recent(game_id: int, max_age: float) -> tuple[selectors.Offline, ...]:
+    """The game's offline seats from a read begun at most ``max_age`` seconds ago: the last
+    one of this process (a hint's or another socket's heartbeat) if it is that young, else a
+    new one."""
+    last = _last_reads().get(game_id)
+    if last is not None and time.monotonic() - last[0] <= max_age:
+        return last[1]
+    return await read(game_id)
+
+
+def _last_reads() -> BoundedCache:
+    return _last.setdefault(asyncio.get_running_loop(), BoundedCache(4096))
+
+
 async def _read(waiting: dict, game_id: int) -> tuple[selectors.Offline, ...]:
     try:
         await asyncio.sleep(SETTLE)
     finally:
         waiting.pop(game_id, None)  # a hint from now on needs a read that begins after it
-    return await in_db_thread(selectors.game_offline_by_id)(game_id)
+    begun = time.monotonic()
+    offline = await in_db_thread(selectors.game_offline_by_id)(game_id)
+    last = _last_reads().get(game_id)
+    if last is None or last[0] < begun:  # reads may end out of order: keep the latest begun
+        _last_reads().put(game_id, (begun, offline))
+    return offline
 
 
 def shown_to(offline, seat: int | None) -> tuple[selectors.Offline, ...]:

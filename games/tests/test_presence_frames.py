@@ -8,8 +8,9 @@ import threading
 import time
 
 import pytest
+from channels.layers import get_channel_layer
 
-from games import selectors, services
+from games import presence_frames, selectors, services
 from games.models import Game
 from games.tests.helpers import start_game
 from games.tests.ws import connect, db, receive_json
@@ -141,3 +142,51 @@ async def test_a_slow_presence_read_holds_up_no_move(alice, bob, monkeypatch):
     assert await receive_json(alices) == {"presence": {"offline": []}}
     await bobs.disconnect()
     await alices.disconnect()
+
+
+@pytest.fixture
+def drop_presence_hints(monkeypatch):
+    """The channel layer loses every presence hint (as channels_redis may over capacity)."""
+    layer = get_channel_layer()
+    original = layer.group_send
+    dropped = []
+
+    async def group_send(group, message):
+        if message.get("type") == "game.presence":
+            dropped.append(group)
+            return
+        await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    return dropped
+
+
+async def test_a_lost_hint_is_made_good_by_the_heartbeat(alice, bob, settings, drop_presence_hints):
+    settings.SKYJO_HEARTBEAT = 1
+    game = await db(start_game)(alice, bob)
+    alices, _ = await open_socket(alice, game.pk)
+    assert [w["seat"] for w in (await receive_json(alices))["presence"]["offline"]] == [1]
+    bobs, _ = await open_socket(bob, game.pk, presence=False)
+    assert drop_presence_hints  # bob's socket opened, and nobody heard of it
+    assert await receive_json(alices, timeout=5) == {"presence": {"offline": []}}
+    await bobs.disconnect()
+    await alices.disconnect()
+
+
+async def test_heartbeats_of_one_game_share_a_young_read(alice, bob, monkeypatch):
+    """Every socket of a game looks every SKYJO_HEARTBEAT seconds: one read serves them all."""
+    game = await db(start_game)(alice, bob)
+    reads = []
+    read = selectors.game_offline_by_id
+
+    def counted(game_id):
+        reads.append(game_id)
+        return read(game_id)
+
+    monkeypatch.setattr(selectors, "game_offline_by_id", counted)
+    first = await presence_frames.recent(game.pk, 60)
+    assert await presence_frames.recent(game.pk, 60) == first
+    assert [s.seat for s in first] == [0, 1] and len(reads) == 1
+    await db(services.game_player_seen)(game_id=game.pk, user=bob, change=+1)
+    assert [s.seat for s in await presence_frames.recent(game.pk, 0)] == [0]  # too old: read
+    assert len(reads) == 2
