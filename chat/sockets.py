@@ -30,15 +30,12 @@ from chat.errors import ChatError
 from chat.models import Message
 from chat.selectors import muted_ids
 from chat.services import chat_post
+from games import close_codes
 from games.db_threads import in_db_thread
 from games.errors import DATABASE_DOWN, ServiceError, Unavailable, one_line
 from games.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
-
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429
 
 
 class _AccessEnded(Exception):
@@ -107,7 +104,7 @@ class ChatSocket:
                         log.warning(
                             "lobby socket: closed after %s refused frames", self.chat_dropped - 1
                         )
-                        await self.close(code=CLOSE_RATE_LIMITED)
+                        await self.close(code=close_codes.RATE_LIMITED)
                     return
                 raise ChatError(
                     _("Too many messages at once: this one was ignored. Slow down."),
@@ -131,7 +128,7 @@ class ChatSocket:
             log.warning("chat: database unavailable: %s", one_line(exc))
             await self.chat_send_error(Unavailable())
         except _AccessEnded:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
 
     def _chat_post(self, data: dict, place: dict) -> None:
         """Post in the socket's language: a refusal with figures is worded when it is raised."""
@@ -162,7 +159,7 @@ class ChatSocket:
         if self.scope["user"].pk in event.get("removed", ()):
             # Removed from this private lobby, and the lobby's own message of it (which
             # closes the socket) was lost: the chat does not wait for the next one.
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=close_codes.NOT_FOUND)
             return
         if not self.chat_prefs_loaded:
             await self.chat_load_prefs()

@@ -30,6 +30,7 @@ from accounts.middleware import scope_language
 from chat.sockets import ChatSocket
 from games import (
     caps,
+    close_codes,
     frames,
     presence_frames,
     publish,
@@ -62,10 +63,6 @@ MAX_FRAME = frames.MAX_FRAME
 # build, and a move ends it anyway (services). Every 5 s per socket was a write per second
 # for every five players, the most frequent write of a busy server.
 ACTIVE_EVERY = 10
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429  # kept on flooding past SKYJO_WS_MAX_DROPPED refused frames
-CLOSE_TOO_MANY_SOCKETS = 4430  # over SKYJO_WS_MAX_PER_USER or SKYJO_WS_MAX_PER_ADDRESS
 
 
 def _user_ok(user) -> bool:
@@ -117,7 +114,7 @@ class UserSocket(ChatSocket, NoDatabaseHopConsumer):
         if full:
             log.info("socket refused: user %s has too many open (%s cap)", claim["user_id"], full)
             await self.accept()
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            await self.close(code=close_codes.TOO_MANY_SOCKETS)
             return False
         self.claim = claim
         self.claim_task = asyncio.ensure_future(self.renew_claim())
@@ -160,7 +157,7 @@ class UserSocket(ChatSocket, NoDatabaseHopConsumer):
 
     async def sockets_close(self, event) -> None:
         if event.get("session") in (None, self.session_tag):
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
 
     def check_access(self) -> None:
         """Before a frame changes anything or asks for the state (in its thread):
@@ -172,6 +169,8 @@ class UserSocket(ChatSocket, NoDatabaseHopConsumer):
 
 class GameConsumer(UserSocket):
     """A player's or spectator's connection to one game."""
+
+    presence_task = None  # following presence hints (follow_presence); none before connect
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -185,7 +184,7 @@ class GameConsumer(UserSocket):
         self.dropped = 0
         self.language = settings.LANGUAGE_CODE
         if not _user_ok(self.user):
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
             return
         self.language = scope_language(self.scope)
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -204,7 +203,7 @@ class GameConsumer(UserSocket):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
             if isinstance(exc, NotFound):
-                await self.close(code=CLOSE_NOT_FOUND)
+                await self.close(code=close_codes.NOT_FOUND)
                 return
             # Refuse the handshake: clients connect again later.
             log.warning("game socket %s: database unavailable: %s", self.game_id, one_line(exc))
@@ -213,7 +212,6 @@ class GameConsumer(UserSocket):
         self.seat = state.seat
         self.presence = ()  # the offline seats this socket's client shows (presence_frames)
         self.presence_hints = 0  # hints not yet followed by a read
-        self.presence_task = None
         if not await self.claim_socket():
             return
         await self.join_user_group()
@@ -236,7 +234,7 @@ class GameConsumer(UserSocket):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.heartbeat
             self.heartbeat = None
-        if getattr(self, "presence_task", None) is not None:
+        if self.presence_task is not None:
             self.presence_task.cancel()
         if self.seat is not None:
             await self.seen(-1)
@@ -306,7 +304,7 @@ class GameConsumer(UserSocket):
             try:
                 version = await in_db_thread(self.pulse)(check, present, access)
             except AccessEnded:
-                await self.close(code=CLOSE_UNAUTHENTICATED)
+                await self.close(code=close_codes.UNAUTHENTICATED)
                 return
             except DATABASE_DOWN as exc:
                 log.warning("game socket %s: heartbeat: %s", self.game_id, one_line(exc))
@@ -376,7 +374,7 @@ class GameConsumer(UserSocket):
             else:
                 await self.move(data)
         except AccessEnded:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
         except ServiceError as exc:
             await self.send_error(exc)
             await self.note_activity()  # a refused frame is the player's act all the same
@@ -447,7 +445,7 @@ class GameConsumer(UserSocket):
                 self.user.pk,
                 limit,
             )
-            await self.close(code=CLOSE_RATE_LIMITED)
+            await self.close(code=close_codes.RATE_LIMITED)
 
     def checked(self, service, **kwargs):
         """Call ``service`` unless this socket's access has ended (one thread hop for both)."""
@@ -590,7 +588,7 @@ class LobbyListConsumer(UserSocket):
 
     async def connect(self):
         if not _user_ok(self.scope.get("user")):
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
             return
         self.language = scope_language(self.scope)
         if not await self.claim_socket():
@@ -655,7 +653,7 @@ class LobbyConsumer(UserSocket):
         self.user = self.scope.get("user")
         self.group = None
         if not _user_ok(self.user):
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=close_codes.UNAUTHENTICATED)
             return
         self.language = scope_language(self.scope)
         self.lobby_id = int(self.scope["url_route"]["kwargs"]["lobby_id"])
@@ -665,7 +663,7 @@ class LobbyConsumer(UserSocket):
         try:
             html = await in_db_thread(self.render)()
         except NotFound:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=close_codes.NOT_FOUND)
             return
         if not await self.claim_socket():
             return
@@ -687,7 +685,7 @@ class LobbyConsumer(UserSocket):
         try:
             html = await self.page_after(event.get("change"))
         except NotFound:  # no longer visible to this user (removed from a private lobby)
-            await self.close(code=CLOSE_NOT_FOUND)  # and out of its group: no more chat
+            await self.close(code=close_codes.NOT_FOUND)  # and out of its group: no more chat
             return
         await self.send(text_data=html)
 
@@ -737,4 +735,4 @@ class UnknownSocket(NoDatabaseHopConsumer):
     (HTTP 403 over Daphne; ``4404`` to an in-process client, docs/protocol.md)."""
 
     async def connect(self):
-        await self.close(code=CLOSE_NOT_FOUND)
+        await self.close(code=close_codes.NOT_FOUND)

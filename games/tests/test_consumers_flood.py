@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from games.consumers import CLOSE_RATE_LIMITED, MAX_FRAME
+from games.close_codes import RATE_LIMITED
+from games.consumers import MAX_FRAME
 from games.models import Game, Move
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket, receive_json, send
@@ -39,7 +40,7 @@ async def test_a_flood_is_refused_applied_once_and_then_closed(slow_socket, alic
 
     await send(comm, {"sync": True})  # the sixth refused frame: the socket is closed
     closed = await comm.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+    assert closed == {"type": "websocket.close", "code": RATE_LIMITED}
     assert await Move.objects.filter(game=game).acount() == 1
     await comm.disconnect()
 
@@ -100,5 +101,5 @@ async def test_a_lobby_socket_that_floods_is_closed_as_a_game_socket_is(slow_soc
     assert sum("Too many messages at once" in a for a in answers) == 5
     await comm.send_to(text_data=json.dumps({"chat": "hi"}))  # the sixth refused frame
     closed = await comm.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+    assert closed == {"type": "websocket.close", "code": RATE_LIMITED}
     await comm.disconnect()
