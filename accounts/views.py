@@ -31,12 +31,12 @@ def register(request):
         )
         if used and used["should_limit"]:
             ratelimit.log_limited(request)
-            count, period = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
+            count, per = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
             limited = _(
-                "Too many accounts were registered from your address: at most %(count)s in "
-                "%(period)s. Try again in %(wait)s. What you typed is kept below (type the "
+                "Too many accounts were registered from your address: at most %(count)s "
+                "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
                 "password again)."
-            ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+            ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
             context = {"form": form, "limited": limited, "next": next_page}
             return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
@@ -61,11 +61,11 @@ def _email_limited(request):
     if not used or not used["should_limit"]:
         return None
     ratelimit.log_limited(request)
-    count, period = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
+    count, per = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
     limited = _(
-        "Nothing was saved: your e-mail address may be changed at most %(count)s times in "
-        "%(period)s. Try again in %(wait)s."
-    ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+        "Nothing was saved: your e-mail address may be changed at most %(count)s times "
+        "%(per)s. Try again in %(wait)s."
+    ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
     context = {"form": SettingsForm(instance=request.user), "limited": limited}
     return render(request, "accounts/settings.html", context, status=429)
 
