@@ -10,6 +10,9 @@ from accounts.forms import RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
 
+# In the session of a player who has just registered, until the home page greeted them.
+NEW_PLAYER = "skyjo.new_player"
+
 
 def _next_page(request) -> str:
     """Where the player was going (``next``, e.g. an invite link that sent them to log in),
@@ -43,6 +46,7 @@ def register(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
+        request.session[NEW_PLAYER] = True  # the home page greets them once, not "welcome back"
         return redirect(next_page or "home")
     return render(request, "registration/register.html", {"form": form, "next": next_page})
 
