@@ -6,7 +6,7 @@ beside the bot menu must stay readable. Screenshots: test-artifacts/screenshots/
 import pytest
 
 from conftest import PASSWORD
-from games import publish, services
+from games import engine, publish, services
 from games.tests.e2e.test_browser_phones import finish_quickly
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import start_game
@@ -35,6 +35,9 @@ SPLIT_WORDS = """selector => {
   return split;
 }"""
 
+# Whether the first ``selector`` scrolls sideways (its content wider than its box).
+SCROLLS = "s => { const e = document.querySelector(s); return e.scrollWidth > e.clientWidth; }"
+
 # The empty seats whose label is squeezed under its text or under the bot menu beside it.
 SQUEEZED_SEATS = """() => [...document.querySelectorAll("li.seat-empty")].filter(seat => {
   const name = seat.querySelector(".seat-name").getBoundingClientRect();
@@ -50,11 +53,29 @@ def user(django_user_model, name):
     return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
 
 
+def to_round_over(game, users) -> None:
+    """Play the first round of ``game`` through the services, each player turning a card on
+    each turn, until it is over."""
+    for _ in range(200):
+        game.refresh_from_db()
+        state = engine.from_snapshot(game.snapshot)
+        if state.phase == engine.ROUND_OVER:
+            return
+        seat = state.to_act()[0]
+        legal = [a.to_json() for a in state.legal_actions(seat)]
+        action = next((a for a in legal if "flip" in a or a == {"take": "deck"}), legal[0])
+        services.game_apply_action(
+            game_id=game.pk, user=users[seat], action=action, version=game.version
+        )
+    raise AssertionError("the round did not end")
+
+
 def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
     daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
 ):
-    """Failed on main: the favourite opponents read "Geg|ner", "Gemeinsam|e Partien", "bert|e"
-    and the game-over analysis "chloe|e" on a phone, where every word fits whole."""
+    """Failed on main: the favourite opponents read "Geg|ner", "Gemeinsam|e Partien", "bert|e",
+    the game-over analysis "chloe|e" and the scores' badge "avslutt|er" on a phone, where every
+    word fits whole."""
     monkeypatch.setattr(publish, "_send", lambda group, message: None)
     from analysis.services import analysis_compute
 
@@ -68,6 +89,10 @@ def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
     game = start_game(chloee, anne, end_score=1)
     finish_quickly(game, [chloee, anne])
     analysis_compute(game_id=game.pk)
+    # A round just over at a table of four: the scores' table, its ender marked.
+    four = [dage, anne, berte, chloee]
+    round_over = start_game(*four, end_score=1000)
+    to_round_over(round_over, four)
     split = {}
     for language in LANGUAGES:
         anne.language = language
@@ -87,6 +112,16 @@ def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
             page.locator(".analysis-table").wait_for()
             if found := page.evaluate(SPLIT_WORDS, ".analysis-table th, .analysis-table td"):
                 split[f"analysis {language} {phone['width']}"] = found
+            page.goto(f"{daphne_server}/games/{round_over.pk}/")
+            page.locator("[ws-connect][data-synced]").wait_for()
+            page.locator(".table-scroll").first.screenshot(
+                path=screenshot_dir / f"words-round-over-{language}-{phone['width']}.png"
+            )
+            if found := page.evaluate(SPLIT_WORDS, ".score-table th, .score-table td"):
+                split[f"round over {language} {phone['width']}"] = found
+            # ... and whole: the sum does not scroll out of sight.
+            if page.evaluate(SCROLLS, ".table-scroll"):
+                split[f"round over {language} {phone['width']}"] = ["the table scrolls"]
             context.close()
     assert split == {}
 
