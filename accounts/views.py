@@ -10,6 +10,9 @@ from accounts.forms import RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
 
+# In the session of a player who has just registered, until the home page greeted them.
+NEW_PLAYER = "skyjo.new_player"
+
 
 def _next_page(request) -> str:
     """Where the player was going (``next``, e.g. an invite link that sent them to log in),
@@ -31,18 +34,19 @@ def register(request):
         )
         if used and used["should_limit"]:
             ratelimit.log_limited(request)
-            count, period = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
+            count, per = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
             limited = _(
-                "Too many accounts were registered from your address: at most %(count)s in "
-                "%(period)s. Try again in %(wait)s. What you typed is kept below (type the "
+                "Too many accounts were registered from your address: at most %(count)s "
+                "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
                 "password again)."
-            ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+            ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
             context = {"form": form, "limited": limited, "next": next_page}
             return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
+        request.session[NEW_PLAYER] = True  # the home page greets them once, not "welcome back"
         return redirect(next_page or "home")
     return render(request, "registration/register.html", {"form": form, "next": next_page})
 
@@ -61,11 +65,11 @@ def _email_limited(request):
     if not used or not used["should_limit"]:
         return None
     ratelimit.log_limited(request)
-    count, period = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
+    count, per = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
     limited = _(
-        "Nothing was saved: your e-mail address may be changed at most %(count)s times in "
-        "%(period)s. Try again in %(wait)s."
-    ) % {"count": count, "period": period, "wait": ratelimit.wait_text(used["time_left"])}
+        "Nothing was saved: your e-mail address may be changed at most %(count)s times "
+        "%(per)s. Try again in %(wait)s."
+    ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
     context = {"form": SettingsForm(instance=request.user), "limited": limited}
     return render(request, "accounts/settings.html", context, status=429)
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.views import NEW_PLAYER
 from games import rendering, selectors, services
 from games.bots import LEVELS
 from games.errors import NotAPlayer, NotFound, ServiceError
@@ -45,7 +46,10 @@ join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 
 
 def home(request):
-    return render(request, "games/home.html", {"bot_form": BotGameForm()})
+    """The home page; a player who has just registered is welcomed (the message above), not
+    welcomed "back"."""
+    new_player = request.session.pop(NEW_PLAYER, False)
+    return render(request, "games/home.html", {"bot_form": BotGameForm(), "new_player": new_player})
 
 
 @login_required

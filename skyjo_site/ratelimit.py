@@ -8,7 +8,7 @@
   is left to django-axes.
 - ``ratelimited``: HTTP 429, a page extending base.html, or the flash fragment for htmx.
 - ``count(request, setting, ...)``: for a view that answers a limit itself (registration keeps
-  the form and says the limit's window): the request counted, and whether it is over.
+  the form and says the limit and its window): the request counted, and whether it is over.
 
 Limits, keys and settings: docs/configuration.md.
 """
@@ -18,7 +18,7 @@ import logging
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django_ratelimit.core import _split_rate, get_usage, is_ratelimited
 from django_ratelimit.decorators import ratelimit
 from django_ratelimit.exceptions import Ratelimited
@@ -69,9 +69,23 @@ def duration(seconds: int) -> str:
 
 
 def window(setting: str) -> tuple[int, str]:
-    """``(count, period for people)`` of the rate in ``settings.<setting>``."""
+    """``(count, per period)`` of the rate in ``settings.<setting>``, for "at most 5 an hour"
+    or "at most 5 every 2 hours" ("5 in 1 hour" read oddly, and beside "Try again in 1 hour")."""
     limit, seconds = _split_rate(getattr(settings, setting))
-    return limit, duration(seconds)
+    return limit, _per(seconds)
+
+
+def _per(seconds: int) -> str:
+    """ "an hour", "a day", "a minute", "a second", else "every 2 hours"."""
+    single = {
+        86400: pgettext("rate", "a day"),
+        3600: pgettext("rate", "an hour"),
+        60: pgettext("rate", "a minute"),
+        1: pgettext("rate", "a second"),
+    }
+    return single.get(seconds) or pgettext("rate", "every %(period)s") % {
+        "period": duration(seconds)
+    }
 
 
 def wait_text(seconds: int) -> str:

@@ -92,7 +92,7 @@ def _x_ticks(xs: list[float], labels: list[str]) -> list[dict]:
 
     def tick(i: int) -> dict:
         anchor = "start" if i == 0 else "end" if i == count - 1 else "middle"
-        width = sum(SEPARATOR if c in ".,:/" else DIGIT for c in str(labels[i]))
+        width = _label_width(str(labels[i]))
         low = {"start": xs[i], "end": xs[i] - width, "middle": xs[i] - width / 2}[anchor]
         return {"x": xs[i], "label": labels[i], "anchor": anchor, "low": low, "high": low + width}
 
@@ -110,15 +110,21 @@ def _x_ticks(xs: list[float], labels: list[str]) -> list[dict]:
     return [{k: t[k] for k in ("x", "label", "anchor")} for t in [*kept, last]]
 
 
+def _label_width(label: str) -> float:
+    return sum(SEPARATOR if c in ".,:/" else DIGIT for c in label)
+
+
 def bar_chart(bars: list[tuple[str, int]]) -> dict:
-    """Vertical bars (label, count), for a distribution."""
+    """Vertical bars (label, count), for a distribution: every bar's label, or every second
+    (third...) where they would overlap, each centred under its bar."""
     if not bars:
         return {}
     top = max(n for _, n in bars) or 1
     span_x = WIDTH - LEFT - RIGHT
     span_y = HEIGHT - TOP - BOTTOM
     slot = span_x / len(bars)
-    every = max(1, -(-len(bars) // 9))
+    widest = max(_label_width(label) for label, _ in bars)
+    every = max(1, -(-len(bars) // 9), -int(-(widest + GAP) // slot))
     ticks = _ticks(0, top)
     high = ticks[-1]
     return {

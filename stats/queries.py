@@ -104,8 +104,10 @@ class Side:
 
     @property
     def trend(self) -> float | None:
-        """Recent mean round score minus the overall one (negative: getting better)."""
-        if self.mean_round is None or self.recent_mean_round is None:
+        """Recent mean round score minus the overall one (negative: getting better); None
+        until there are more games than the last ``RECENT_GAMES`` (both means are over the
+        same rounds then: a "0.0" would say nothing)."""
+        if self.games <= RECENT_GAMES or self.mean_round is None or self.recent_mean_round is None:
             return None
         return self.recent_mean_round - self.mean_round
 

@@ -38,13 +38,14 @@ def rating_chart(history: list[dict]) -> dict:
 def distribution_chart(distribution: list[tuple[int, int]]) -> dict:
     if not distribution:
         return {}
+    last = queries.BUCKET - 1  # a bar holds the scores from its start to this many more
     parts = [
-        _("%(low)d to %(high)d: %(count)d") % {"low": low, "high": low + 4, "count": n}
+        _("%(low)d to %(high)d: %(count)d") % {"low": low, "high": low + last, "count": n}
         for low, n in distribution
         if n
     ]
     return {
-        "chart": charts.bar_chart([(str(low), n) for low, n in distribution]),
+        "chart": charts.bar_chart([(f"{low}–{low + last}", n) for low, n in distribution]),
         "title": _("Round scores"),
         "description": _("Rounds by score: %(parts)s.") % {"parts": "; ".join(parts)},
     }

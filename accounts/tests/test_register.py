@@ -34,6 +34,15 @@ def test_it_creates_the_user_and_logs_them_in(client, django_user_model):
     assert b"Welcome to Skyjo Online, dora!" in page.content
 
 
+def test_a_new_player_is_not_welcomed_back_on_their_first_page(client):
+    """Failed on main: the first page after registering said "Welcome to Skyjo Online, dora!"
+    and "Welcome back, dora." at once."""
+    register(client)
+    first = client.get(reverse("home")).content.decode()
+    assert "Welcome to Skyjo Online, dora!" in first and "Welcome back" not in first
+    assert "Welcome back" in client.get(reverse("home")).content.decode()
+
+
 def test_it_rejects_a_duplicate_username(client, alice, django_user_model):
     response = register(client, username="alice", email="other@example.com")
     assert response.status_code == 200

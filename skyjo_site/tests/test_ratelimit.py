@@ -38,6 +38,32 @@ def register(client, n: int):
     )
 
 
+@pytest.mark.parametrize(
+    "rate, language, says",
+    [
+        ("5/h", "en", "at most 5 an hour. Try again in "),
+        ("5/2h", "en", "at most 5 every 2 hours. Try again in "),
+        ("5/h", "de", "höchstens 5 pro Stunde. Versuche es in "),
+        ("3/d", "fr", "3 au plus par jour. Réessayez dans "),
+        ("5/h", "sv", "högst 5 i timmen. Försök igen om "),
+    ],
+)
+def test_the_registration_limit_reads_as_a_rate(client, settings, rate, language, says):
+    """Failed on main: "at most 5 in 1 hour. Try again in 1 hour." """
+    settings.SKYJO_RATELIMIT_REGISTER = rate
+    limit = int(rate.split("/")[0])
+    for n in range(limit):
+        assert register(client, n).status_code == 302
+        client.logout()
+    refused = client.post(
+        reverse("accounts:register"),
+        {"username": "late", "email": "l@example.com"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert refused.status_code == 429
+    assert says in refused.content.decode()
+
+
 def lobby_form(name="Friday"):
     return {"name": name, "seat_count": "2", "is_public": "on", "end_score": "50"}
 
@@ -52,7 +78,7 @@ def test_it_limits_registrations_per_address(client, settings, django_user_model
     # The form again, as typed (the passwords excepted), with the limit and its window.
     assert response.status_code == 429
     page = response.content.decode()
-    assert "at most 2 in 1 hour" in page and "Try again in" in page
+    assert "at most 2 an hour. Try again in" in page
     assert 'value="player2"' in page and 'value="player2@example.com"' in page
     assert PASSWORD not in page
     assert not django_user_model.objects.filter(username="player2").exists()

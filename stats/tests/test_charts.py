@@ -39,6 +39,27 @@ def test_the_x_labels_never_overlap_and_the_last_is_always_shown(count):
     assert all(low >= 0 and high <= charts.WIDTH for low, high in boxes)
 
 
+@pytest.mark.parametrize("low, high", [(0, 10), (-10, 40), (-15, 150), (-20, 285)])
+def test_the_round_score_bars_say_both_ends_and_their_labels_never_overlap(low, high):
+    """Failed on main: a bar was labelled by its start alone ("5" for the scores 5 to 9)."""
+    from stats.views import distribution_chart
+
+    buckets = [(start, 1) for start in range(low, high + 1, 5)]
+    bars = distribution_chart(buckets)["chart"]["bars"]
+    assert [b["label"] for b in bars[:2]] == [f"{low}–{low + 4}", f"{low + 5}–{low + 9}"]
+    shown = [b for b in bars if b["show_label"]]
+    assert shown[0] is bars[0]
+    boxes = [
+        (
+            b["mid"] - len(b["label"]) * DIGIT_AT_LEAST / 2,
+            b["mid"] + len(b["label"]) * DIGIT_AT_LEAST / 2,
+        )
+        for b in shown
+    ]
+    assert all(a[1] < b[0] for a, b in zip(boxes, boxes[1:], strict=False))
+    assert boxes[0][0] >= 0
+
+
 def test_the_score_progression_labels_every_round_when_few():
     ticks = charts.line_chart([("ann", [0, 5, 9, 20])], ["0", "1", "2", "3"])["x_ticks"]
     assert [t["label"] for t in ticks] == ["0", "1", "2", "3"]

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from stats.queries import leaderboard, player_profile, rank_of
+from stats.queries import RECENT_GAMES, leaderboard, player_profile, rank_of
 from stats.recording import figures_changed
 from stats.tests.factories import finished_game
 
@@ -48,7 +48,7 @@ def test_figures_against_people(three_games, alice):
     ]
     assert people.rounds == 4
     assert people.mean_round == pytest.approx((10 + 16 - 2 + 0) / 4)
-    assert people.recent_mean_round == pytest.approx(6.0) and people.trend == pytest.approx(0)
+    assert people.recent_mean_round == pytest.approx(6.0) and people.trend is None
     assert (people.ended, people.ender_rate) == (2, 0.5)
     assert (people.doubled, people.doubled_rate) == (1, 0.5)
     assert people.columns == pytest.approx(0.75)
@@ -122,6 +122,21 @@ def test_the_profile_costs_as_many_queries_for_3_games_as_for_300(client, alice,
         player_profile(alice, viewer=None)
     warm = [profile_queries(client, name) for name in ("alice", "charlie")]
     assert warm[0] == warm[1] == cold["alice"] - len(figures) - 1
+
+
+def test_the_trend_shows_only_past_the_last_games_it_compares(client, alice, bob):
+    """Failed on main: with 20 games or fewer the recent mean is the overall one, and the
+    profile read "+0.0" (or "0.0") beside it as if it were a trend."""
+    many_games(alice, bob, RECENT_GAMES)
+    assert player_profile(alice).people.trend is None
+    assert 'class="trend' not in client.get("/u/alice/").content.decode()
+    # One bad game before them: the last 20 are no longer all of them, and better.
+    yesterday = timezone.now() - timedelta(days=1)
+    finished_game([alice, bob], [[(40, 40, False, 0), (6, 6, False, 0)]], when=yesterday)
+    people = player_profile(alice).people
+    assert people.trend == pytest.approx(people.recent_mean_round - people.mean_round)
+    assert people.trend < 0
+    assert 'class="trend trend-better"' in client.get("/u/alice/").content.decode()
 
 
 def test_the_profile_page_shows_the_figures(client, three_games, alice):
