@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import clock, compiled, engine, presence
 from games.errors import NotFound
-from games.models import Game, GamePlayer, Lobby, Seat
+from games.models import Game, GamePlayer, Lobby, Move, Seat
 from moderation.roles import sees_private_games
 
 
@@ -136,6 +136,13 @@ def may_end(game: Game, seat: int | None) -> bool:
     if seat is None or game.status != Game.Status.PLAYING:
         return False
     return presence.is_sole_human(game.players.all(), seat)
+
+
+def end_counts(game: Game, seat: int) -> bool:
+    """Whether ending ``game`` now counts for the player in ``seat`` (services.game_abandon):
+    they have made a move. A move the bot made on their seat while they were away or out of
+    time is one too: Move rows do not say who made them."""
+    return Move.objects.filter(game=game, seat=seat).exists()
 
 
 def _check_may_watch(game: Game, seat: int | None, user) -> None:

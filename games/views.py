@@ -299,6 +299,7 @@ def game_detail(request, game_id: int):
     game, seat = _game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
+    can_end = selectors.may_end(game, seat)
     return render(
         request,
         "games/game.html",
@@ -307,7 +308,8 @@ def game_detail(request, game_id: int):
             "seat": seat,
             "board": rendering.board_html(public, state.meta),
             "controls": rendering.controls_html(state.view, state.meta),
-            "can_end": selectors.may_end(game, seat),
+            "can_end": can_end,
+            "end_counts": can_end and selectors.end_counts(game, seat),
             # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
             "server_now_ms": int(time.time() * 1000),
             # The server speaks at least this often: a longer silence is a dead socket (game.js).
@@ -363,14 +365,20 @@ def game_rematch(request, game_id: int):
 @login_required
 @require_POST
 def game_abandon(request, game_id: int):
-    """The only human of a game against bots ends it (services.game_abandon)."""
+    """The only human of a game against bots ends it (services.game_abandon); the form says
+    whether they were told it counts (``counts``: 1 or 0), so that a move made since the page
+    was loaded never turns what they read into something else."""
+    told = {"1": True, "0": False}.get(request.POST.get("counts"))
     try:
-        services.game_abandon(game_id=game_id, user=request.user)
+        counted = services.game_abandon(game_id=game_id, user=request.user, counts=told)
     except (NotAPlayer, NotFound) as exc:  # a private game's page would be a 404 to them
         messages.error(request, exc.message)
         return redirect("games:home")
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
-    messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    if counted:
+        messages.success(request, _("The game is ended: it counts as a loss, in last place."))
+    else:
+        messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
     return redirect("games:home")
