@@ -129,8 +129,9 @@ def test_the_view_needs_the_csrf_token(alice):
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
-def test_the_view_tells_a_stranger_or_a_player_of_a_human_game_why_not(client, alice, bob):
+def test_the_view_tells_a_spectator_or_a_player_of_a_human_game_why_not(client, alice, bob):
     bots = services.bot_game_create(user=alice, bots=1)
+    Lobby.objects.filter(games=bots).update(is_public=True)  # bob may watch it
     people = start_game(alice, bob)
     client.force_login(bob)
     page = client.post(reverse("games:abandon", args=[bots.pk]), follow=True)
@@ -140,6 +141,13 @@ def test_the_view_tells_a_stranger_or_a_player_of_a_human_game_why_not(client, a
     assert page.redirect_chain == [(reverse("games:game", args=[people.pk]), 302)]
     assert "not one player&#x27;s to end" in page.text
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == 2
+
+
+def test_a_stranger_to_a_private_game_is_told_nothing_is_there(client, alice, charlie):
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(charlie)
+    assert client.post(reverse("games:abandon", args=[game.pk])).status_code == 404
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
 def test_the_page_of_a_game_its_player_ended_blames_no_moderator(client, alice):
