@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -91,3 +92,19 @@ def settings_view(request):
             response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
         return response
     return render(request, "accounts/settings.html", {"form": form})
+
+
+def _typed_email(group, request) -> str:
+    """The address a reset form names, as the reset looks it up (case and spaces aside)."""
+    return (request.POST.get("email") or "").strip().lower()
+
+
+# Each reset form sends an e-mail: SKYJO_RATELIMIT_WRITE alone let one address send 60 a
+# minute to one inbox, and anyone send them to any inbox from many addresses. The limit on
+# the address typed counts every address alike, known or not, so its 429 tells nothing of
+# who has an account.
+password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo.reset")(
+    ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
+        auth_views.PasswordResetView.as_view()
+    )
+)

@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from accounts.forms import LoginForm, PasswordChangeOnlyForm, PasswordSetForm
 from accounts.lockout import LoginView
 from games import views as games_views
@@ -29,6 +30,7 @@ urlpatterns = [
         auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm),
         name="password_change",
     ),
+    path("accounts/password_reset/", accounts_views.password_reset, name="password_reset"),
     path(
         "accounts/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(form_class=PasswordSetForm),

@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from conftest import PASSWORD
@@ -80,3 +81,33 @@ def test_reset_for_an_unknown_address_sends_nothing(client, mailoutbox):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
     assert response.status_code == 302
     assert mailoutbox == []
+
+
+def test_reset_emails_to_one_address_are_few_whoever_asks(alice, mailoutbox, settings):
+    """SKYJO_RATELIMIT_WRITE alone let one address send 60 reset e-mails a minute to one
+    inbox; from many addresses, any number."""
+    settings.SKYJO_RATELIMIT_RESET_EMAIL = "3/h"
+    answers = []
+    for n in range(5):
+        client = Client(REMOTE_ADDR=f"203.0.113.{n}")
+        response = client.post(reverse("password_reset"), {"email": " Alice@Example.com "})
+        answers.append(response.status_code)
+    assert answers == [302, 302, 302, 429, 429]
+    assert len(mailoutbox) == 3
+
+
+def test_the_reset_limit_answers_a_known_and_an_unknown_address_alike(client, alice, settings):
+    settings.SKYJO_RATELIMIT_RESET_EMAIL = "1/h"
+    for email in ("alice@example.com", "nobody@example.com"):
+        first = client.post(reverse("password_reset"), {"email": email})
+        second = client.post(reverse("password_reset"), {"email": email})
+        assert (first.status_code, second.status_code) == (302, 429)
+
+
+def test_one_address_asks_for_few_resets(client, mailoutbox, settings):
+    settings.SKYJO_RATELIMIT_RESET = "2/h"
+    answers = [
+        client.post(reverse("password_reset"), {"email": f"n{n}@example.com"}).status_code
+        for n in range(3)
+    ]
+    assert answers == [302, 302, 429]
