@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.forms import RegistrationForm, SettingsForm
+from accounts.forms import PasswordChangeOnlyForm, RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
 
@@ -107,4 +107,11 @@ password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo
     ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
         auth_views.PasswordResetView.as_view()
     )
+)
+
+
+# The change form checks the old password: at SKYJO_RATELIMIT_WRITE's 60 a minute, a session
+# left open (or stolen) could guess it, 86,400 tries a day, and keep the account with it.
+password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")(
+    auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm)
 )

@@ -111,3 +111,22 @@ def test_one_address_asks_for_few_resets(client, mailoutbox, settings):
         for n in range(3)
     ]
     assert answers == [302, 302, 429]
+
+
+def test_a_session_cannot_guess_the_old_password_at_length(client, alice, settings):
+    """The change form checks the old password: at the site's 60 POSTs a minute a session left
+    open could try 86,400 a day, and keep the account with the one that works."""
+    settings.SKYJO_RATELIMIT_PASSWORD = "3/h"
+    client.force_login(alice)
+    url = reverse("password_change")
+    guesses = [f"guess-{n}" for n in range(3)] + [PASSWORD]
+    answers = [
+        client.post(
+            url,
+            {"old_password": guess, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        ).status_code
+        for guess in guesses
+    ]
+    assert answers == [200, 200, 200, 429]
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
