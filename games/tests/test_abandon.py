@@ -284,3 +284,4 @@ def test_the_profile_history_shows_a_resigned_game_as_lost(client, alice):
     client.force_login(alice)
     page = client.get(reverse("accounts:profile", args=["alice"])).text
     assert "lost (ended)" in page
+    assert 'id="stats-bots"' in page  # one game played, none won, no round scored yet
