@@ -98,13 +98,22 @@ def was_removed(lobby: Lobby, user, removed: frozenset[int] | None = None) -> bo
 
 
 def lobby_seen_by(
-    lobby: Lobby, *, user, invite_code: str | None, removed: frozenset[int] | None = None
+    lobby: Lobby,
+    *,
+    user,
+    invite_code: str | None,
+    removed: frozenset[int] | None = None,
+    moderator: bool | None = None,
 ) -> Lobby:
-    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``; ``removed``:
-    lobby_removed_ids, read already (no query then)."""
+    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``. A private
+    lobby is seen by its seated players, whoever holds its invite code, and moderators (as its
+    game is). ``removed`` (lobby_removed_ids) and ``moderator`` (sees_private_games), if read
+    already: no query then."""
     if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
+        return lobby
+    if moderator if moderator is not None else sees_private_games(user):
         return lobby
     if user.is_authenticated and was_removed(lobby, user, removed):
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there

@@ -137,3 +137,14 @@ async def test_a_private_socket_closes_on_a_stranger_as_a_missing_one(alice, bob
         closes.append(await comm.connect(timeout=5))
         await comm.disconnect()
     assert closes == [(False, 4404), (False, 4404)]
+
+
+def test_a_moderator_sees_a_private_lobby_and_is_offered_no_seat_without_its_invite(
+    client, private_lobby, moderator, alice
+):
+    client.force_login(moderator)
+    page = client.get(f"/lobbies/{private_lobby.pk}/")
+    assert page.status_code == 200 and "Secret" in page.text
+    assert 'id="join-lobby"' not in page.text and private_lobby.invite_code not in page.text
+    game = services.lobby_start(lobby_id=private_lobby.pk, user=alice)
+    assert client.get(f"/lobbies/{private_lobby.pk}/").url == f"/games/{game.pk}/"
