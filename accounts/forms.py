@@ -7,6 +7,7 @@ from django.contrib.auth.forms import (
     SetPasswordForm,
     UserCreationForm,
 )
+from django.contrib.auth.hashers import check_password
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -94,11 +95,23 @@ class AdminPasswordOnlyForm(PasswordOnlyMixin, AdminPasswordChangeForm):
 
 
 class SettingsForm(forms.ModelForm):
+    """The player's settings. A new e-mail address needs the current password: the address
+    is where a password reset goes, so a session left open on a shared computer (or stolen)
+    could otherwise put its own address there, reset the password and keep the account."""
+
+    current_password = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Needed only to change your e-mail address."),
+    )
     language = forms.ChoiceField(
         choices=[("", _("Same as my browser")), *settings.LANGUAGES],
         required=False,
         label=_("Display language"),
     )
+    field_order = ("email", "current_password")
 
     class Meta:
         model = User
@@ -118,7 +131,21 @@ class SettingsForm(forms.ModelForm):
         return user
 
     def clean_email(self):
+        """A new address (not the same one in other letter case) needs the current password,
+        checked before whether another account has the address: without it the answer tells
+        nothing of anyone's address."""
         email = self.cleaned_data["email"].strip()
+        if email.lower() == (self.instance.email or "").lower():
+            return email
+        typed = self.data.get("current_password") or ""
+        # hashers.check_password, not User.check_password: no upgrade of the stored hash here
+        # (saving the password column would close the player's sockets).
+        if not isinstance(typed, str) or not check_password(typed, self.instance.password):
+            self.add_error(
+                "current_password",
+                _("Type your current password to change your e-mail address."),
+            )
+            return self.instance.email
         others = User.objects.exclude(pk=self.instance.pk)
         if email and others.filter(email__iexact=email).exists():
             raise forms.ValidationError(_("An account with this e-mail address already exists."))

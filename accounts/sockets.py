@@ -1,4 +1,5 @@
-"""A user's open websockets end when their access ends: a ban, a log-out, a password change.
+"""A user's open websockets end when their access ends: a ban, a log-out, a password change,
+the account deleted (moderation.signals).
 
 Every socket (game, lobby, lobby list) joins its user's group (``user_group``) on every server
 process. ``close_user_sockets`` asks all of them to close (a ban, a password change: every

@@ -1,12 +1,13 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.forms import RegistrationForm, SettingsForm
+from accounts.forms import PasswordChangeOnlyForm, RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
 
@@ -95,3 +96,26 @@ def settings_view(request):
             response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
         return response
     return render(request, "accounts/settings.html", {"form": form})
+
+
+def _typed_email(group, request) -> str:
+    """The address a reset form names, as the reset looks it up (case and spaces aside)."""
+    return (request.POST.get("email") or "").strip().lower()
+
+
+# Each reset form sends an e-mail: SKYJO_RATELIMIT_WRITE alone let one address send 60 a
+# minute to one inbox, and anyone send them to any inbox from many addresses. The limit on
+# the address typed counts every address alike, known or not, so its 429 tells nothing of
+# who has an account.
+password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo.reset")(
+    ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
+        auth_views.PasswordResetView.as_view()
+    )
+)
+
+
+# The change form checks the old password: at SKYJO_RATELIMIT_WRITE's 60 a minute, a session
+# left open (or stolen) could guess it, 86,400 tries a day, and keep the account with it.
+password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")(
+    auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm)
+)

@@ -53,6 +53,7 @@ from games.errors import (
 from games.models import Lobby
 from games.presenters import as_seat, json_frame, public_of, view_of_message
 from games.ratelimit import TokenBucket
+from moderation.roles import sees_private_games
 
 log = logging.getLogger(__name__)
 
@@ -703,7 +704,13 @@ class LobbyConsumer(UserSocket):
         lobby, removed = await _shared(
             _lobby_reads, change, lambda: in_db_thread(_read_lobby)(self.lobby_id)
         )
-        selectors.lobby_seen_by(lobby, user=self.user, invite_code=self.invite, removed=removed)
+        selectors.lobby_seen_by(
+            lobby,
+            user=self.user,
+            invite_code=self.invite,
+            removed=removed,
+            moderator=self.moderator,
+        )
         context = _lobby_context(lobby, self.user, self.invite, removed)
         seat = context["my_seat"]
         viewer = (seat.index if seat else None, context["is_host"], context["removed"], self.invite)
@@ -718,8 +725,14 @@ class LobbyConsumer(UserSocket):
     def render(self) -> str:
         from games.views import _lobby_context
 
-        lobby = selectors.lobby_for_user(
-            lobby_id=self.lobby_id, user=self.user, invite_code=self.invite
+        # Read here, in a database thread: page_after checks again without the database (a
+        # change of the user's permissions closes this socket, moderation.signals).
+        self.moderator = sees_private_games(self.user)
+        lobby = selectors.lobby_seen_by(
+            selectors.lobby_with_seats(self.lobby_id),
+            user=self.user,
+            invite_code=self.invite,
+            moderator=self.moderator,
         )
         context = _lobby_context(lobby, self.user, self.invite)
         context.update(user=self.user, csrf_token=self.csrf)

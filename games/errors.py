@@ -138,6 +138,14 @@ class NotYoursToEnd(ServiceError):
     )
 
 
+class EndingChanged(ServiceError):
+    code = "ending_changed"
+    default_message = _(
+        "You have played since this page was loaded: ending the game now counts as a loss. "
+        "Read the new confirmation, and end it again if you still want to."
+    )
+
+
 class StaleVersion(ServiceError):
     code = "stale_version"
 

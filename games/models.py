@@ -169,8 +169,16 @@ class Game(models.Model):
     voided = models.BooleanField(
         default=False,
         help_text=(
-            "Stopped by a moderator, or ended by the only human of a game against bots: counts "
-            "nowhere (statistics, ratings, leaderboards)."
+            "Stopped by a moderator, or ended by the only human of a game against bots before "
+            "their first move: counts nowhere (statistics, ratings, leaderboards)."
+        ),
+    )
+    resigned = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=(
+            "The seat of the only human of a game against bots who ended it after a move of "
+            "their own: it counts in their statistics, that seat last (not rated: bots)."
         ),
     )
 
@@ -182,11 +190,15 @@ class Game(models.Model):
 
     @property
     def counts(self) -> bool:
-        """Whether this game counts in statistics, ratings and leaderboards: finished, and not
-        voided. A moderator's stop (moderation.services.game_stop) voids a game, and so does
-        its only human ending a game against bots (games.services.game_abandon); in a query,
-        filter ``status=Game.Status.FINISHED, voided=False`` (docs/moderation.md)."""
-        return self.status == self.Status.FINISHED and not self.voided
+        """Whether this game counts in statistics, ratings and leaderboards: finished and not
+        voided, or resigned. A moderator's stop (moderation.services.game_stop) voids a game,
+        and so does its only human ending a game against bots before their first move; ended
+        after it, the game is resigned (games.services.game_abandon): stopped, and counted in
+        the statistics with that player last. In a query, filter
+        ``Q(status=Game.Status.FINISHED, voided=False) | Q(resigned__isnull=False)``
+        (docs/moderation.md)."""
+        finished = self.status == self.Status.FINISHED and not self.voided
+        return finished or self.resigned is not None
 
     @property
     def is_over(self) -> bool:

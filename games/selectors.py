@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import clock, compiled, engine, presence
 from games.errors import NotFound
-from games.models import Game, GamePlayer, Lobby, Seat
+from games.models import Game, GamePlayer, Lobby, Move, Seat
 from moderation.roles import sees_private_games
 
 
@@ -98,13 +98,22 @@ def was_removed(lobby: Lobby, user, removed: frozenset[int] | None = None) -> bo
 
 
 def lobby_seen_by(
-    lobby: Lobby, *, user, invite_code: str | None, removed: frozenset[int] | None = None
+    lobby: Lobby,
+    *,
+    user,
+    invite_code: str | None,
+    removed: frozenset[int] | None = None,
+    moderator: bool | None = None,
 ) -> Lobby:
-    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``; ``removed``:
-    lobby_removed_ids, read already (no query then)."""
+    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``. A private
+    lobby is seen by its seated players, whoever holds its invite code, and moderators (as its
+    game is). ``removed`` (lobby_removed_ids) and ``moderator`` (sees_private_games), if read
+    already: no query then."""
     if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
+        return lobby
+    if moderator if moderator is not None else sees_private_games(user):
         return lobby
     if user.is_authenticated and was_removed(lobby, user, removed):
         raise NotFound(_("The host removed you from this lobby."))  # they knew it was there
@@ -136,6 +145,13 @@ def may_end(game: Game, seat: int | None) -> bool:
     if seat is None or game.status != Game.Status.PLAYING:
         return False
     return presence.is_sole_human(game.players.all(), seat)
+
+
+def end_counts(game: Game, seat: int) -> bool:
+    """Whether ending ``game`` now counts for the player in ``seat`` (services.game_abandon):
+    they have made a move. A move the bot made on their seat while they were away or out of
+    time is one too: Move rows do not say who made them."""
+    return Move.objects.filter(game=game, seat=seat).exists()
 
 
 def _check_may_watch(game: Game, seat: int | None, user) -> None:

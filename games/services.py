@@ -31,6 +31,7 @@ from games import clock, compiled, engine, movelog, presence, publish, ratings, 
 from games.bots import LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
+    EndingChanged,
     GameOver,
     IllegalMove,
     InvalidLobby,
@@ -431,11 +432,17 @@ def game_rematch(*, game_id: int, user) -> Game:
         return new
 
 
-def game_abandon(*, game_id: int, user) -> None:
-    """The only human of a game against bots ends it: stopped and voided as a moderator's stop
-    is (it counts in no statistics and no rating), its lobby finished, the bot runner done
-    with it. Refuses, changing nothing: a non-player, a game over, a game with another human
-    seat (a game among people is not one player's to end)."""
+def game_abandon(*, game_id: int, user, counts: bool | None = None) -> bool:
+    """The only human of a game against bots ends it, stopped (its lobby finished, the bot
+    runner done with it). Before a move of their own it is voided as a moderator's stop is
+    (it counts in no statistics and no rating); after one it is resigned: it counts in the
+    statistics as finished, that player last (stats.recording.game_resigned; a game with bots
+    is never rated), so that nobody keeps only the games they win. Returns whether it counts.
+
+    ``counts``: what the player was told ending it would be (selectors.end_counts, on the
+    game page); if it is no longer so (they moved since), :class:`EndingChanged`.
+    Refuses, changing nothing: a non-player, a game over, a game with another human seat (a
+    game among people is not one player's to end)."""
     with transaction.atomic():
         lobby = _lock_lobby_of(game_id)
         game = _lock_game(game_id)
@@ -445,10 +452,17 @@ def game_abandon(*, game_id: int, user) -> None:
             raise GameOver()
         if not presence.is_sole_human(seats[0], seat):
             raise NotYoursToEnd()
+        resign = selectors.end_counts(game, seat)
+        if counts is not None and counts != resign:
+            raise EndingChanged()
         if lobby is not None and lobby.game_id == game.pk:
             lobby.status = Lobby.Status.FINISHED
             lobby.save(update_fields=["status"])
-        abort_game(game, lobby, void=True)
+        if resign:
+            game.resigned = seat
+            stats_recording.game_resigned(game=game, players=seats[0], seat=seat)
+        abort_game(game, lobby, void=not resign)
+        return resign
 
 
 def abort_game(game: Game, lobby: Lobby | None, *, void: bool) -> bool:
@@ -463,9 +477,8 @@ def abort_game(game: Game, lobby: Lobby | None, *, void: bool) -> bool:
     game.finished_at = timezone.now()
     game.bot_due_at = None
     game.version += 1
-    game.save(
-        update_fields=["status", "voided", "finished_at", "bot_due_at", "version", "updated_at"]
-    )
+    fields = ["status", "voided", "resigned", "finished_at", "bot_due_at", "version"]
+    game.save(update_fields=[*fields, "updated_at"])
     announce_game(game, restore(game), {"kind": "aborted"})
     if lobby is not None:
         announce_lobby(lobby.pk)

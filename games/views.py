@@ -171,14 +171,22 @@ def _lobby_context(
     }
 
 
-@login_required
-def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
+def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
+    """The lobby if the user may see it (selectors.lobby_for_user), else the 404 of a lobby
+    that is not there: every lobby URL, a POST's too, answers a private lobby's stranger as it
+    answers an id that no lobby has (a refusal such as "This lobby is private" or "Only the
+    host can start the game" told them that one was there)."""
     try:
-        lobby = selectors.lobby_for_user(
+        return selectors.lobby_for_user(
             lobby_id=lobby_id, user=request.user, invite_code=invite_code
         )
     except NotFound as exc:
         raise Http404(exc.message) from None
+
+
+@login_required
+def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
+    lobby = _lobby_or_404(request, lobby_id, invite_code)
     context = _lobby_context(lobby, request.user, invite_code)
     # To the game, for whoever may see it: a private game's late invitee stays here, where the
     # page says it started without them (the game's page would say "no such game").
@@ -201,6 +209,7 @@ def lobby_invite(request, code: str):
 
 
 def _lobby_action(request, lobby_id: int, call, success: str | None = None):
+    _lobby_or_404(request, lobby_id)
     try:
         call()
     except ServiceError as exc:
@@ -216,6 +225,7 @@ def _lobby_action(request, lobby_id: int, call, success: str | None = None):
 @join_limit
 def lobby_join(request, lobby_id: int):
     code = request.POST.get("invite_code") or None
+    _lobby_or_404(request, lobby_id, code)
     try:
         services.lobby_join(lobby_id=lobby_id, user=request.user, invite_code=code)
     except ServiceError as exc:
@@ -231,6 +241,7 @@ def lobby_join(request, lobby_id: int):
 @login_required
 @require_POST
 def lobby_leave(request, lobby_id: int):
+    _lobby_or_404(request, lobby_id)
     try:
         services.lobby_leave(lobby_id=lobby_id, user=request.user)
     except ServiceError as exc:
@@ -283,6 +294,7 @@ def lobby_remove_bot(request, lobby_id: int, seat_index: int):
 @require_POST
 @join_limit
 def lobby_start(request, lobby_id: int):
+    _lobby_or_404(request, lobby_id)
     try:
         game = services.lobby_start(lobby_id=lobby_id, user=request.user)
     except ServiceError as exc:
@@ -292,6 +304,8 @@ def lobby_start(request, lobby_id: int):
 
 
 def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
+    """The game and the user's seat, if they may see it (selectors.game_for_user), else the
+    404 of a game that is not there, for every game URL, a POST's too."""
     try:
         return selectors.game_for_user(game_id=game_id, user=request.user)
     except NotFound as exc:
@@ -303,6 +317,7 @@ def game_detail(request, game_id: int):
     game, seat = _game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
+    can_end = selectors.may_end(game, seat)
     return render(
         request,
         "games/game.html",
@@ -311,7 +326,8 @@ def game_detail(request, game_id: int):
             "seat": seat,
             "board": rendering.board_html(public, state.meta),
             "controls": rendering.controls_html(state.view, state.meta),
-            "can_end": selectors.may_end(game, seat),
+            "can_end": can_end,
+            "end_counts": can_end and selectors.end_counts(game, seat),
             # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
             "server_now_ms": int(time.time() * 1000),
             # The server speaks at least this often: a longer silence is a dead socket (game.js).
@@ -356,6 +372,7 @@ def game_record_json(request, game_id: int):
 @require_POST
 @join_limit
 def game_rematch(request, game_id: int):
+    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
     try:
         new = services.game_rematch(game_id=game_id, user=request.user)
     except ServiceError as exc:
@@ -367,14 +384,21 @@ def game_rematch(request, game_id: int):
 @login_required
 @require_POST
 def game_abandon(request, game_id: int):
-    """The only human of a game against bots ends it (services.game_abandon)."""
+    """The only human of a game against bots ends it (services.game_abandon); the form says
+    whether they were told it counts (``counts``: 1 or 0), so that a move made since the page
+    was loaded never turns what they read into something else."""
+    told = {"1": True, "0": False}.get(request.POST.get("counts"))
+    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
     try:
-        services.game_abandon(game_id=game_id, user=request.user)
-    except (NotAPlayer, NotFound) as exc:  # a private game's page would be a 404 to them
+        counted = services.game_abandon(game_id=game_id, user=request.user, counts=told)
+    except (NotAPlayer, NotFound) as exc:  # a spectator of a public game: nothing to end
         messages.error(request, exc.message)
         return redirect("games:home")
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
-    messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    if counted:
+        messages.success(request, _("The game is ended: it counts as a loss, in last place."))
+    else:
+        messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
     return redirect("games:home")

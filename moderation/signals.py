@@ -5,10 +5,12 @@ moderation.roles.sees_private_games), and its user object keeps the permissions 
 change of a user's groups or permissions, of a group's permissions, or a save that changes
 ``is_superuser`` or ``is_active`` closes that user's sockets once the transaction commits: they
 connect again and are checked anew. ``is_staff`` lets nobody see more (docs/moderation.md).
+Deleting a user (the admin's) closes their sockets too: they would stay open until a frame or
+the heartbeat found the user gone.
 """
 
 from django.contrib.auth.models import Group
-from django.db.models.signals import m2m_changed, post_save, pre_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 
 from accounts.models import User
 from accounts.sockets import close_user_sockets
@@ -30,6 +32,7 @@ def connect() -> None:
     )
     pre_save.connect(note_access_change, sender=User, dispatch_uid="moderation.access")
     post_save.connect(close_on_access_change, sender=User, dispatch_uid="moderation.access")
+    post_delete.connect(close_on_delete, sender=User, dispatch_uid="moderation.delete")
 
 
 def on_user_links(sender, instance, action, reverse, pk_set, **kwargs) -> None:
@@ -84,3 +87,7 @@ def close_on_access_change(sender, instance, created, raw=False, **kwargs) -> No
     if getattr(instance, "_access_changed", False):
         instance._access_changed = False
         close_user_sockets(instance.pk)
+
+
+def close_on_delete(sender, instance, **kwargs) -> None:
+    close_user_sockets(instance.pk)

@@ -245,6 +245,9 @@ SKYJO_RATELIMIT_CREATE = env_rate("SKYJO_RATELIMIT_CREATE", "20/h")  # per user
 SKYJO_RATELIMIT_JOIN = env_rate("SKYJO_RATELIMIT_JOIN", "120/h")  # per user
 SKYJO_RATELIMIT_WRITE = env_rate("SKYJO_RATELIMIT_WRITE", "60/m")  # per user or address
 SKYJO_RATELIMIT_EMAIL = env_rate("SKYJO_RATELIMIT_EMAIL", "5/h")  # changes of one's e-mail
+SKYJO_RATELIMIT_RESET = env_rate("SKYJO_RATELIMIT_RESET", "10/h")  # reset e-mails per address
+SKYJO_RATELIMIT_RESET_EMAIL = env_rate("SKYJO_RATELIMIT_RESET_EMAIL", "3/h")  # per address typed
+SKYJO_RATELIMIT_PASSWORD = env_rate("SKYJO_RATELIMIT_PASSWORD", "10/h")  # changes tried, per user
 # Tables one user may have at once (open lobbies and games in play they sit in): a new lobby,
 # seat, bot game or rematch past it is refused (games.services); 0: no cap.
 SKYJO_MAX_TABLES = env_int("SKYJO_MAX_TABLES", 5, minimum=0)

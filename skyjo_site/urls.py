@@ -10,7 +10,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts.forms import LoginForm, PasswordChangeOnlyForm, PasswordSetForm
+from accounts import views as accounts_views
+from accounts.forms import LoginForm, PasswordSetForm
 from accounts.lockout import LoginView
 from games import views as games_views
 from skyjo_site import converters  # noqa: F401  (registers <id:...>, used by the apps' URLs)
@@ -24,11 +25,8 @@ urlpatterns = [
         name="login",
     ),
     # Django's own views, with forms that save the password column alone (not the whole row).
-    path(
-        "accounts/password_change/",
-        auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm),
-        name="password_change",
-    ),
+    path("accounts/password_change/", accounts_views.password_change, name="password_change"),
+    path("accounts/password_reset/", accounts_views.password_reset, name="password_reset"),
     path(
         "accounts/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(form_class=PasswordSetForm),

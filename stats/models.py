@@ -79,7 +79,8 @@ class RoundResult(models.Model):
 
 
 class GameResult(models.Model):
-    """One seat's result in one finished game that counts (deleted if the game is voided)."""
+    """One seat's result in one game that counts: finished, or resigned by its only human
+    (games.services.game_abandon); deleted if the game is voided."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()
@@ -96,7 +97,14 @@ class GameResult(models.Model):
     is_public = models.BooleanField(default=False)
     total = models.IntegerField()
     won = models.BooleanField()
-    place = models.PositiveSmallIntegerField(help_text="1 + the seats with a lower total.")
+    place = models.PositiveSmallIntegerField(
+        help_text="1 + the seats with a lower total; the last place for a resigned seat."
+    )
+    resigned = models.BooleanField(
+        default=False,
+        help_text="This player ended the game against bots before its end: a loss, in last "
+        "place, whose total is no game's total (no best or worst game).",
+    )
     rounds = models.PositiveSmallIntegerField()
     finished_at = models.DateTimeField()
 
@@ -108,7 +116,7 @@ class GameResult(models.Model):
             models.Index(fields=["user", "-finished_at"], name="gameresult_user_recent"),
             models.Index(
                 fields=["user", "with_bots", "total"],
-                include=["is_public", "won", "player_count", "finished_at", "game"],
+                include=["is_public", "won", "player_count", "finished_at", "game", "resigned"],
                 name="gameresult_user_total",
             ),
             models.Index(fields=["game", "user"], include=["total"], name="gameresult_game_user"),

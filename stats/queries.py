@@ -187,7 +187,10 @@ def player_profile(user, *, viewer=None) -> Profile:
                 for start in range(min(starts), max(starts) + BUCKET, BUCKET)
             ]
 
-    for (kind, end), row in _extremes(games, "total", "-finished_at").items():
+    # A resigned game's total is that of the rounds played before it stopped: no game's.
+    for (kind, end), row in _extremes(
+        games.filter(resigned=False), "total", "-finished_at"
+    ).items():
         setattr(sides[kind], f"{end}_game", row)
     for (kind, end), row in _extremes(rounds, "score", "-scored_at").items():
         setattr(sides[kind], f"{end}_round", row)
@@ -327,6 +330,7 @@ HISTORY_FIELDS = (
     "won",
     "game",
     "game__status",
+    "game__resigned",
     "game__created_at",
     "game__seed",
     "game__lobby",

@@ -3,8 +3,9 @@
 ``round_scored`` is the one call games.services makes when a round is scored (nothing on an
 ordinary move); ``ratings_changed`` is called by games.ratings for a rated game. A game counts
 once it finishes: its round rows are marked ``counted`` and its game rows written then, so a
-game stopped by a moderator (aborted) never counts. ``game_voided`` takes a finished game out
-of the statistics again. Each of those also gives the game's players a new
+game stopped by a moderator (aborted) never counts, and one its only human resigned
+(``game_resigned``) counts as finished, that player last. ``game_voided`` takes a finished
+game out of the statistics again. Each of those also gives the game's players a new
 ``ProfileVersion`` token in the same transaction, so that their cached profiles
 (stats.profile_cache) are no longer read once it commits.
 """
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import shown_rating
 from games.engine import COLUMNS
-from games.models import Lobby
+from games.models import GamePlayer, Lobby
 from stats.models import GameResult, ProfileVersion, RatingChange, RoundResult
 
 
@@ -61,12 +62,14 @@ def round_scored(*, game, state, players) -> None:
         _game_finished(game, players, len(state.results), now)
 
 
-def _game_finished(game, players, rounds: int, now) -> None:
+def _game_finished(game, players, rounds: int, now, resigned: int | None = None) -> None:
+    """The game's rows, and its rounds counted: it finished, or the player in seat
+    ``resigned`` ended it (last place, whatever their total)."""
     is_public = Lobby.objects.filter(pk=game.lobby_id).values_list("is_public", flat=True).first()
     is_public = bool(is_public)
     RoundResult.objects.filter(game_id=game.pk).update(counted=True, is_public=is_public)
     with_bots = any(p.bot_level for p in players)
-    totals = [p.total for p in players]
+    totals = [p.total for p in players if p.seat != resigned]
     GameResult.objects.bulk_create(
         GameResult(
             game_id=game.pk,
@@ -78,13 +81,26 @@ def _game_finished(game, players, rounds: int, now) -> None:
             is_public=is_public,
             total=p.total,
             won=p.won,
-            place=1 + sum(t < p.total for t in totals),
+            place=len(players) if p.seat == resigned else 1 + sum(t < p.total for t in totals),
+            resigned=p.seat == resigned,
             rounds=rounds,
             finished_at=now,
         )
         for p in players
     )
     figures_changed(p.user_id for p in players)
+
+
+def game_resigned(*, game, players, seat: int) -> None:
+    """The only human of a game against bots, in ``seat``, ended it after a move of their own
+    (games.services.game_abandon): it counts as finished, with the rounds scored so far, that
+    seat last and the best of the others winning. ``players``: the game's GamePlayer rows."""
+    others = [p.total for p in players if p.seat != seat]
+    for player in players:
+        player.won = player.seat != seat and player.total == min(others)
+    GamePlayer.objects.bulk_update(players, ["won"])
+    rounds = RoundResult.objects.filter(game_id=game.pk, seat=seat).count()
+    _game_finished(game, players, rounds, timezone.now(), resigned=seat)
 
 
 def figures_changed(user_ids: Iterable[int | None]) -> None:

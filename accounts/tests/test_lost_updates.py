@@ -48,7 +48,13 @@ def test_a_settings_save_keeps_a_rating_and_a_ban_written_meanwhile(
     client.force_login(alice)
     response = client.post(
         reverse("accounts:settings"),
-        {"email": "alice@skyjo.test", "language": "de", "bio": "Hallo", "show_online_status": ""},
+        {
+            "email": "alice@skyjo.test",
+            "current_password": PASSWORD,
+            "language": "de",
+            "bio": "Hallo",
+            "show_online_status": "",
+        },
     )
     assert response.status_code == 302
     assert_rating_and_ban_kept(alice)
@@ -205,7 +211,13 @@ def test_an_admin_edit_keeps_the_settings_the_player_saved_while_the_page_was_op
     player.force_login(alice)
     response = player.post(
         reverse("accounts:settings"),
-        {"email": "new@skyjo.test", "language": "de", "bio": "Hallo", "show_online_status": ""},
+        {
+            "email": "new@skyjo.test",
+            "current_password": PASSWORD,
+            "language": "de",
+            "bio": "Hallo",
+            "show_online_status": "",
+        },
     )
     assert response.status_code == 302
 

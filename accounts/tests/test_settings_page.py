@@ -2,6 +2,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from conftest import PASSWORD
+
 pytestmark = pytest.mark.django_db
 
 
@@ -21,7 +23,13 @@ def test_it_saves_the_settings(client, alice):
     client.force_login(alice)
     response = client.post(
         reverse("accounts:settings"),
-        {"email": "alice@skyjo.test", "language": "nb", "bio": "Hei!", "show_online_status": ""},
+        {
+            "email": "alice@skyjo.test",
+            "current_password": PASSWORD,
+            "language": "nb",
+            "bio": "Hei!",
+            "show_online_status": "",
+        },
     )
     assert response.status_code == 302
     alice.refresh_from_db()
@@ -50,9 +58,36 @@ def test_it_rejects_an_unknown_language(client, alice):
 
 def test_it_rejects_an_email_taken_by_another_player(client, alice, bob):
     client.force_login(alice)
-    response = client.post(reverse("accounts:settings"), {"email": "BOB@example.com"})
+    form = {"email": "BOB@example.com", "current_password": PASSWORD}
+    response = client.post(reverse("accounts:settings"), form)
     assert response.status_code == 200
     assert b"already exists" in response.content
+
+
+@pytest.mark.parametrize("typed", [None, "", "not-her-password"])
+def test_a_new_email_address_needs_the_current_password(client, alice, bob, typed):
+    """The address is where a reset goes: a session left open (or stolen) put its own there,
+    reset the password and kept the account. Without the password the page tells nothing of
+    whether another account has the address either."""
+    client.force_login(alice)
+    url = reverse("accounts:settings")
+    for email in ("mallory@skyjo.test", bob.email):
+        form = {"email": email, "language": "", "bio": "Hi", "show_online_status": "on"}
+        if typed is not None:
+            form["current_password"] = typed
+        page = client.post(url, form).content.decode()
+        assert "Type your current password to change your e-mail address." in page
+        assert "already exists" not in page
+    alice.refresh_from_db()
+    assert (alice.email, alice.bio) == ("alice@example.com", "")
+
+
+def test_the_same_address_in_other_letters_needs_no_password(client, alice):
+    client.force_login(alice)
+    form = {"email": "Alice@Example.com", "language": "", "bio": "Hi", "show_online_status": "on"}
+    assert client.post(reverse("accounts:settings"), form).status_code == 302
+    alice.refresh_from_db()
+    assert alice.bio == "Hi"
 
 
 def test_back_to_the_browsers_language_says_saved_in_that_language(alice):
@@ -82,7 +117,7 @@ def test_it_answers_few_changes_of_the_email_address_an_hour(client, alice, bob)
     the site says it never shows. Five changes an hour, as registrations from an address."""
     client.force_login(alice)
     url = reverse("accounts:settings")
-    form = {"language": "", "bio": "", "show_online_status": "on"}
+    form = {"language": "", "bio": "", "show_online_status": "on", "current_password": PASSWORD}
     taken = client.post(url, {**form, "email": bob.email})
     assert "already exists" in taken.content.decode()
     for n in range(4):

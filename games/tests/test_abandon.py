@@ -1,16 +1,24 @@
 """The only human of a game against bots may end it (services.game_abandon, the game page's
-"End this game"): stopped and voided as a moderator's stop is, its lobby finished, every socket
-told. A game with another human seat is not one player's to end."""
+"End this game"): stopped, its lobby finished, every socket told; before a move of their own
+voided as a moderator's stop is, after one resigned (a loss in last place in their
+statistics), so that nobody keeps only the bot games they win. A game with another human seat
+is not one player's to end."""
+
+import random
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from games import services
-from games.errors import GameOver, NotAPlayer, NotYoursToEnd, TooManyTables
+from games import autoplay, services
+from games.errors import EndingChanged, GameOver, NotAPlayer, NotYoursToEnd, TooManyTables
 from games.models import Game, Lobby
-from games.tests.helpers import play_to_end, start_game
+from games.tests.helpers import play_to_end, restore, start_game
 from games.tests.ws import db, game_socket, receive_json
+from stats.models import GameResult, RoundResult
+from stats.queries import player_profile
 
 pytestmark = pytest.mark.django_db
 
@@ -121,8 +129,9 @@ def test_the_view_needs_the_csrf_token(alice):
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
-def test_the_view_tells_a_stranger_or_a_player_of_a_human_game_why_not(client, alice, bob):
+def test_the_view_tells_a_spectator_or_a_player_of_a_human_game_why_not(client, alice, bob):
     bots = services.bot_game_create(user=alice, bots=1)
+    Lobby.objects.filter(games=bots).update(is_public=True)  # bob may watch it
     people = start_game(alice, bob)
     client.force_login(bob)
     page = client.post(reverse("games:abandon", args=[bots.pk]), follow=True)
@@ -132,6 +141,13 @@ def test_the_view_tells_a_stranger_or_a_player_of_a_human_game_why_not(client, a
     assert page.redirect_chain == [(reverse("games:game", args=[people.pk]), 302)]
     assert "not one player&#x27;s to end" in page.text
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == 2
+
+
+def test_a_stranger_to_a_private_game_is_told_nothing_is_there(client, alice, charlie):
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(charlie)
+    assert client.post(reverse("games:abandon", args=[game.pk])).status_code == 404
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
 def test_the_page_of_a_game_its_player_ended_blames_no_moderator(client, alice):
@@ -151,3 +167,121 @@ def test_a_stopped_game_offers_its_player_no_card_to_play(client, alice):
     assert 'data-legal="[]"' not in client.get(reverse("games:game", args=[game.pk])).text
     services.game_abandon(game_id=game.pk, user=alice)
     assert 'data-legal="[]"' in client.get(reverse("games:game", args=[game.pk])).text
+
+
+# ------------------------------------------------- before or after a move of their own
+
+
+def reveal(game, user, pos=0):
+    game.refresh_from_db()
+    services.game_apply_action(
+        game_id=game.pk, user=user, action={"reveal": pos}, version=game.version
+    )
+
+
+def play_a_round(game, alice):
+    """Alice (seat 0) plays random legal steps, the bot runner the bots', until a round is
+    scored (a moment after each step: alice never counts as away)."""
+    rng = random.Random(3)
+    for _ in range(2000):
+        state = restore(game)
+        if state.results:
+            return
+        if 0 in state.to_act():
+            step = rng.choice(state.legal_actions(0)).to_json()
+            services.game_apply_action(
+                game_id=game.pk, user=alice, action=step, version=game.version
+            )
+        else:
+            autoplay.play_due_turns(now=timezone.now() + timedelta(seconds=1))
+    raise AssertionError("no round was scored")
+
+
+def test_ended_after_a_move_of_their_own_it_counts_as_a_loss_in_last_place(alice):
+    game = services.bot_game_create(user=alice, bots=2)
+    reveal(game, alice)
+    assert services.game_abandon(game_id=game.pk, user=alice) is True
+    game.refresh_from_db()
+    assert (game.status, game.voided, game.resigned, game.counts) == (
+        Game.Status.ABORTED,
+        False,
+        0,
+        True,
+    )
+    assert game.lobby.status == Lobby.Status.FINISHED and game.bot_due_at is None
+    mine = GameResult.objects.get(game=game, user=alice)
+    assert (mine.place, mine.won, mine.resigned, mine.player_count) == (3, False, True, 3)
+    assert GameResult.objects.filter(game=game, won=True).count() == 2  # the bots, both on 0
+    profile = player_profile(alice, viewer=alice)
+    assert (profile.bots.games, profile.bots.wins) == (1, 0)
+    assert profile.bots.best_game is None  # its total is no game's
+    alice.refresh_from_db()
+    assert alice.rated_games == 0  # a game with bots is never rated
+
+
+def test_ended_before_any_move_of_their_own_it_counts_nowhere(alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    autoplay.play_due_turns(now=timezone.now() + timedelta(seconds=1))  # the bot's reveal
+    assert services.game_abandon(game_id=game.pk, user=alice) is False
+    game.refresh_from_db()
+    assert (game.voided, game.resigned, game.counts) == (True, None, False)
+    assert not GameResult.objects.filter(game=game).exists()
+    assert player_profile(alice, viewer=alice).bots.games == 0
+
+
+def test_the_rounds_scored_before_count_and_the_player_is_last_whatever_the_totals(alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    play_a_round(game, alice)
+    services.game_abandon(game_id=game.pk, user=alice)
+    rounds = RoundResult.objects.filter(game=game, user=alice)
+    assert rounds.count() == 1 and rounds.get().counted
+    mine = GameResult.objects.get(game=game, user=alice)
+    bot = GameResult.objects.get(game=game, is_bot=True)
+    assert (mine.place, mine.won, mine.rounds) == (2, False, 1)
+    assert (bot.place, bot.won) == (1, True)
+    assert player_profile(alice, viewer=alice).bots.rounds == 1
+
+
+def test_a_move_since_the_page_said_it_counts_nowhere_refuses_changing_nothing(alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    reveal(game, alice)
+    before = snapshot_of(game.pk)
+    with pytest.raises(EndingChanged):
+        services.game_abandon(game_id=game.pk, user=alice, counts=False)
+    assert snapshot_of(game.pk) == before
+    assert not GameResult.objects.filter(game=game).exists()
+    assert services.game_abandon(game_id=game.pk, user=alice, counts=True) is True
+
+
+def test_the_confirmation_says_which_it_will_be(client, alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).text
+    assert "You have not played yet" in page and 'name="counts" value="0"' in page
+    reveal(game, alice)
+    page = client.get(reverse("games:game", args=[game.pk])).text
+    assert "counts as a loss, in last place" in page and 'name="counts" value="1"' in page
+
+
+def test_a_stale_confirmation_sends_the_player_back_to_read_the_new_one(client, alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(alice)
+    reveal(game, alice)
+    url = reverse("games:abandon", args=[game.pk])
+    page = client.post(url, {"counts": "0"}, follow=True)
+    assert page.redirect_chain == [(reverse("games:game", args=[game.pk]), 302)]
+    assert "You have played since this page was loaded" in page.text
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+    page = client.post(url, {"counts": "1"}, follow=True)
+    assert "it counts as a loss, in last place" in page.text
+    assert Game.objects.get(pk=game.pk).resigned == 0
+
+
+def test_the_profile_history_shows_a_resigned_game_as_lost(client, alice):
+    game = services.bot_game_create(user=alice, bots=1)
+    reveal(game, alice)
+    services.game_abandon(game_id=game.pk, user=alice)
+    client.force_login(alice)
+    page = client.get(reverse("accounts:profile", args=["alice"])).text
+    assert "lost (ended)" in page
+    assert 'id="stats-bots"' in page  # one game played, none won, no round scored yet

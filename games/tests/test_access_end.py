@@ -90,6 +90,16 @@ async def test_a_ban_from_the_admin_closes_every_socket_of_the_user(alice, bob):
     await bob_socket.disconnect()
 
 
+async def test_deleting_an_account_closes_every_socket_of_the_user(alice, bob):
+    """A superuser deletes a player in the admin: their sockets stayed open until a frame or
+    the heartbeat found the user gone (a chat post from one of them met a missing author)."""
+    game, lobby_id = await game_and_lobby(alice, bob)
+    comms = await user_sockets(await db(logged_in)(alice), game, lobby_id)
+    started = time.monotonic()
+    await db(alice.delete)()
+    await assert_closed(comms, started, "account deletion")
+
+
 async def test_a_log_out_closes_the_sockets_of_that_session(alice, bob):
     game, lobby_id = await game_and_lobby(alice, bob)
     browser = await db(logged_in)(alice)

@@ -73,6 +73,24 @@ async def test_the_invite_does_not_open_a_private_lobby_to_a_removed_player(alic
     assert await again.connect(timeout=5) == (False, 4404)
 
 
+async def test_a_moderator_follows_a_private_lobby_and_a_player_who_left_is_shut_out(
+    alice, bob, moderator
+):
+    """Moderators see a private lobby as they see its game; whether the socket's user is one is
+    read when it connects: a change is rendered without the database (page_after)."""
+    lobby = await db(services.lobby_create)(host=alice, name="P", is_public=False)
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    watcher = await connect(moderator, f"/ws/lobbies/{lobby.pk}/")
+    player = await connect(bob, f"/ws/lobbies/{lobby.pk}/")  # seated: no invite needed
+    for comm in (watcher, player):
+        assert "bob" in await comm.receive_from(timeout=5)
+    await db(services.lobby_leave)(lobby_id=lobby.pk, user=bob)
+    assert "bob" not in await watcher.receive_from(timeout=5)
+    assert await player.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    for comm in (watcher, player):
+        await comm.disconnect()
+
+
 async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches(
     alice, monkeypatch
 ):

@@ -67,3 +67,24 @@ def test_the_button_goes_when_the_game_ends_while_the_page_is_open(
     page.screenshot(path=screenshot_dir / "end-game-ended-elsewhere.png")
     assert not end.is_visible()
     context.close()
+
+
+def test_after_a_card_of_her_own_ending_it_counts_as_a_loss(daphne_server, browser, screenshot_dir):
+    """The page said it would count nowhere; she turns a card, then confirms: she is sent back
+    to read that it now counts as a loss, and ending it again does so."""
+    context, page, game_id = game_against_bots(browser, daphne_server, "resigner", 1)
+    page.get_by_text("End this game", exact=True).click()
+    page.get_by_text("You have not played yet").wait_for()
+    page.locator('#player-0 .cell[data-pos="0"]').click()
+    page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
+    page.get_by_role("button", name="Yes, end it").click()
+    page.get_by_text("You have played since this page was loaded").wait_for()
+    page.get_by_text("End this game", exact=True).click()
+    page.get_by_text("counts as a loss, in last place, in your statistics").wait_for()
+    page.screenshot(path=screenshot_dir / "end-game-counts-confirm.png")
+    page.get_by_role("button", name="Yes, end it").click()
+    page.wait_for_url(daphne_server + "/")
+    page.get_by_text("it counts as a loss, in last place").wait_for()
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+    context.close()
