@@ -6,7 +6,7 @@ beside the bot menu must stay readable. Screenshots: test-artifacts/screenshots/
 import pytest
 
 from conftest import PASSWORD
-from games import engine, publish, services
+from games import publish, services
 from games.tests.e2e.test_browser_phones import finish_quickly
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import start_game
@@ -53,23 +53,6 @@ def user(django_user_model, name):
     return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
 
 
-def to_round_over(game, users) -> None:
-    """Play the first round of ``game`` through the services, each player turning a card on
-    each turn, until it is over."""
-    for _ in range(200):
-        game.refresh_from_db()
-        state = engine.from_snapshot(game.snapshot)
-        if state.phase == engine.ROUND_OVER:
-            return
-        seat = state.to_act()[0]
-        legal = [a.to_json() for a in state.legal_actions(seat)]
-        action = next((a for a in legal if "flip" in a or a == {"take": "deck"}), legal[0])
-        services.game_apply_action(
-            game_id=game.pk, user=users[seat], action=action, version=game.version
-        )
-    raise AssertionError("the round did not end")
-
-
 def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
     daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
 ):
@@ -92,7 +75,7 @@ def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
     # A round just over at a table of four: the scores' table, its ender marked.
     four = [dage, anne, berte, chloee]
     round_over = start_game(*four, end_score=1000)
-    to_round_over(round_over, four)
+    finish_quickly(round_over, four, round_only=True)
     split = {}
     for language in LANGUAGES:
         anne.language = language

@@ -28,15 +28,17 @@ OVERFLOW = """() => {
 }"""
 
 
-def finish_quickly(game, users) -> None:
-    """Play ``game`` to its end through the services, turning a card on every turn (the
-    shortest way to end a round)."""
+def finish_quickly(game, users, *, round_only: bool = False) -> None:
+    """Play ``game`` to its end (``round_only``: to the end of its round) through the
+    services, turning a card on every turn (the shortest way to end a round)."""
     for _ in range(1000):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             return
         state = engine.from_snapshot(game.snapshot)
         if state.phase == engine.ROUND_OVER:
+            if round_only:
+                return
             for user in users:
                 services.game_set_ready(game_id=game.pk, user=user)
             continue
