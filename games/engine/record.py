@@ -236,7 +236,7 @@ def _walk(
         or not all(isinstance(p, str) and p for p in players)
     ):
         raise RecordError(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
-    rules = Rules.from_json(data.get("rules"))
+    rules = Rules.from_json(data.get("rules", {}))
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("rounds must be a non-empty list")

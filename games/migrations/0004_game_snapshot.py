@@ -19,7 +19,7 @@ def record_to_rows(apps, schema_editor):
         state = None
         for number, rnd in enumerate(record["rounds"], start=1):
             if state is None:
-                rules = engine.Rules.from_json(record.get("rules"))
+                rules = engine.Rules.from_json(record.get("rules", {}))
                 state = engine.Game(record["players"], rules, deck=rnd["deck"])
             else:
                 state.next_round(rnd["deck"])

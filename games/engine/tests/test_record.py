@@ -271,6 +271,8 @@ class TestBadRecords:
             (lambda r: r.__setitem__("rules", {"double_on_tie": 1}), "double_on_tie"),
             (lambda r: r.__setitem__("rules", {"speed": 1}), "unknown rule"),
             (lambda r: r.__setitem__("rules", []), "rules must be"),
+            (lambda r: r.__setitem__("rules", None), "rules must be"),
+            (lambda r: r.__setitem__("format", None), "unsupported format"),
             (lambda r: r.__setitem__("rounds", []), "rounds"),
             (lambda r: r.__setitem__("moves", []), "unknown key"),
         ],

@@ -19,8 +19,12 @@ class TestDefaults:
         }
 
     def test_missing_keys_of_a_record_take_the_defaults(self):
-        assert Rules.from_json(None) == Rules.from_json({}) == Rules()
+        assert Rules.from_json({}) == Rules()
         assert Rules.from_json({"end_score": 50}) == Rules(end_score=50)
+
+    def test_null_rules_are_refused_as_a_null_format_is(self):
+        with pytest.raises(RecordError, match="rules must be an object"):
+            Rules.from_json(None)
 
 
 BAD_RULES = [
