@@ -285,3 +285,16 @@ def test_the_profile_history_shows_a_resigned_game_as_lost(client, alice):
     page = client.get(reverse("accounts:profile", args=["alice"])).text
     assert "lost (ended)" in page
     assert 'id="stats-bots"' in page  # one game played, none won, no round scored yet
+
+
+def test_a_moderator_sees_a_resigned_game_as_ended_by_its_player(client, alice, moderator):
+    """Failed before: the moderator's player file and game page said only "Aborted"."""
+    game = services.bot_game_create(user=alice, bots=1)
+    reveal(game, alice)
+    services.game_abandon(game_id=game.pk, user=alice)
+    client.force_login(moderator)
+    for url in (
+        reverse("moderation:player", args=["alice"]),
+        reverse("moderation:game", args=[game.pk]),
+    ):
+        assert "ended by its player: a loss" in client.get(url).text, url
