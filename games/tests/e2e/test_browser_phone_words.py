@@ -49,6 +49,20 @@ SQUEEZED_SEATS = """() => [...document.querySelectorAll("li.seat-empty")].filter
 }).map(seat => seat.dataset.seat)"""
 
 
+def phone_pages(browser, base, someone):
+    """``(language-width, page)`` for each language of ``someone`` and each phone, a new
+    context each (closed after its turn)."""
+    for language in LANGUAGES:
+        someone.language = language
+        someone.save(update_fields=["language"])
+        for phone in PHONES:
+            context = logged_in_context(browser, base, someone, viewport=phone)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            yield f"{language}-{phone['width']}", page
+            context.close()
+
+
 def user(django_user_model, name):
     return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
 
@@ -77,35 +91,26 @@ def test_names_and_headers_of_the_tables_are_never_cut_mid_word_on_a_phone(
     round_over = start_game(*four, end_score=1000)
     finish_quickly(round_over, four, round_only=True)
     split = {}
-    for language in LANGUAGES:
-        anne.language = language
-        anne.save(update_fields=["language"])
-        for phone in PHONES:
-            context = logged_in_context(browser, daphne_server, anne, viewport=phone)
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.goto(f"{daphne_server}/u/anne/")
-            table = page.locator(".stats-table").last
-            table.screenshot(
-                path=screenshot_dir / f"words-opponents-{language}-{phone['width']}.png"
-            )
-            if found := page.evaluate(SPLIT_WORDS, ".stats-table th, .stats-table td"):
-                split[f"profile {language} {phone['width']}"] = found
-            page.goto(f"{daphne_server}/games/{game.pk}/")
-            page.locator(".analysis-table").wait_for()
-            if found := page.evaluate(SPLIT_WORDS, ".analysis-table th, .analysis-table td"):
-                split[f"analysis {language} {phone['width']}"] = found
-            page.goto(f"{daphne_server}/games/{round_over.pk}/")
-            page.locator("[ws-connect][data-synced]").wait_for()
-            page.locator(".table-scroll").first.screenshot(
-                path=screenshot_dir / f"words-round-over-{language}-{phone['width']}.png"
-            )
-            if found := page.evaluate(SPLIT_WORDS, ".score-table th, .score-table td"):
-                split[f"round over {language} {phone['width']}"] = found
-            # ... and whole: the sum does not scroll out of sight.
-            if page.evaluate(SCROLLS, ".table-scroll"):
-                split[f"round over {language} {phone['width']}"] = ["the table scrolls"]
-            context.close()
+    for where, page in phone_pages(browser, daphne_server, anne):
+        page.goto(f"{daphne_server}/u/anne/")
+        table = page.locator(".stats-table").last
+        table.screenshot(path=screenshot_dir / f"words-opponents-{where}.png")
+        if found := page.evaluate(SPLIT_WORDS, ".stats-table th, .stats-table td"):
+            split[f"profile {where}"] = found
+        page.goto(f"{daphne_server}/games/{game.pk}/")
+        page.locator(".analysis-table").wait_for()
+        if found := page.evaluate(SPLIT_WORDS, ".analysis-table th, .analysis-table td"):
+            split[f"analysis {where}"] = found
+        page.goto(f"{daphne_server}/games/{round_over.pk}/")
+        page.locator("[ws-connect][data-synced]").wait_for()
+        page.locator(".table-scroll").first.screenshot(
+            path=screenshot_dir / f"words-round-over-{where}.png"
+        )
+        if found := page.evaluate(SPLIT_WORDS, ".score-table th, .score-table td"):
+            split[f"round over {where}"] = found
+        # ... and whole: the sum does not scroll out of sight.
+        if page.evaluate(SCROLLS, ".table-scroll"):
+            split[f"round over {where}"] = ["the table scrolls"]
     assert split == {}
 
 
@@ -116,19 +121,10 @@ def test_the_hosts_empty_seats_stay_readable_beside_the_bot_menu_on_a_phone(
     host = user(django_user_model, "hostess")
     lobby = services.lobby_create(host=host, name="Open table", seat_count=8)
     squeezed = {}
-    for language in LANGUAGES:
-        host.language = language
-        host.save(update_fields=["language"])
-        for phone in PHONES:
-            context = logged_in_context(browser, daphne_server, host, viewport=phone)
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.goto(f"{daphne_server}/lobbies/{lobby.pk}/")
-            page.locator("#lobby-panel[data-synced]").wait_for()
-            page.locator("#lobby-seats").screenshot(
-                path=screenshot_dir / f"words-seats-{language}-{phone['width']}.png"
-            )
-            if found := page.evaluate(SQUEEZED_SEATS) + page.evaluate(SPLIT_WORDS, ".seat-name"):
-                squeezed[f"{language} {phone['width']}"] = found
-            context.close()
+    for where, page in phone_pages(browser, daphne_server, host):
+        page.goto(f"{daphne_server}/lobbies/{lobby.pk}/")
+        page.locator("#lobby-panel[data-synced]").wait_for()
+        page.locator("#lobby-seats").screenshot(path=screenshot_dir / f"words-seats-{where}.png")
+        if found := page.evaluate(SQUEEZED_SEATS) + page.evaluate(SPLIT_WORDS, ".seat-name"):
+            squeezed[where] = found
     assert squeezed == {}
