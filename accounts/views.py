@@ -1,15 +1,21 @@
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.mail import send_mail
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import PasswordChangeOnlyForm, RegistrationForm, SettingsForm
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
+
+log = logging.getLogger(__name__)
 
 # In the session of a player who has just registered, until the home page greeted them.
 NEW_PLAYER = "skyjo.new_player"
@@ -75,8 +81,22 @@ def _email_limited(request):
     return render(request, "accounts/settings.html", context, status=429)
 
 
+def _tell_old_address(user, old: str) -> None:
+    """Tell the address a player had that it was replaced (in their language): password resets
+    go to the new one, so a change they did not make (their password known to someone) would
+    otherwise go unnoticed until they needed a reset."""
+    with translation.override(user.language or translation.get_language()):
+        subject = _("Your e-mail address on Skyjo Online was changed")
+        body = render_to_string("accounts/email_changed.txt", {"name": user.get_username()})
+    try:
+        send_mail(subject, body, None, [old])
+    except OSError:  # the mail server: the change itself is saved, and stays so
+        log.warning("could not tell user %s's old address of its change", user.pk, exc_info=True)
+
+
 @login_required
 def settings_view(request):
+    old_email = request.user.email  # the form's validation writes the new one into the user
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and _changes_email(request):
         refused = _email_limited(request)
@@ -84,6 +104,8 @@ def settings_view(request):
             return refused
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        if old_email and old_email.lower() != user.email.lower():
+            _tell_old_address(user, old_email)
         if not user.language:  # the browser's, not the cookie's this answer deletes
             request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
         language = user.language or translation.get_language_from_request(request)

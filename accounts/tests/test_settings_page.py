@@ -132,3 +132,22 @@ def test_it_answers_few_changes_of_the_email_address_an_hour(client, alice, bob)
     assert kept.status_code == 302  # the same address: no change to count
     alice.refresh_from_db()
     assert alice.bio == "Still here"
+
+
+def test_the_old_address_is_told_of_a_change_in_the_players_language(client, alice, mailoutbox):
+    """Failed before: nothing told the old address, where a player would notice a change they
+    did not make (their password known to someone: resets now go to the new address)."""
+    client.force_login(alice)
+    form = {"email": "new@skyjo.test", "current_password": PASSWORD, "language": "de"}
+    assert client.post(reverse("accounts:settings"), form).status_code == 302
+    [mail] = mailoutbox
+    assert mail.to == ["alice@example.com"]
+    assert mail.subject == "Deine E-Mail-Adresse bei Skyjo Online wurde geändert"
+    assert "Hallo alice" in mail.body and "new@skyjo.test" not in mail.body
+
+
+def test_no_mail_when_the_address_stays(client, alice, mailoutbox):
+    client.force_login(alice)
+    form = {"email": "Alice@Example.com", "language": "", "bio": "Hi", "show_online_status": "on"}
+    assert client.post(reverse("accounts:settings"), form).status_code == 302
+    assert mailoutbox == []
