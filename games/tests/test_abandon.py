@@ -5,6 +5,7 @@ statistics), so that nobody keeps only the bot games they win. A game with anoth
 is not one player's to end."""
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -298,3 +299,16 @@ def test_a_moderator_sees_a_resigned_game_as_ended_by_its_player(client, alice, 
         reverse("moderation:game", args=[game.pk]),
     ):
         assert "ended by its player: a loss" in client.get(url).text, url
+
+
+def test_a_profile_with_no_round_scored_shows_dashes_and_no_empty_chart(client, alice):
+    """Failed before: the last-20-games mean was left blank and "Round scores" headed nothing
+    for a player whose only game against bots ended before a round was scored."""
+    game = services.bot_game_create(user=alice, bots=1)
+    reveal(game, alice)
+    services.game_abandon(game_id=game.pk, user=alice)
+    client.force_login(alice)
+    page = client.get(reverse("accounts:profile", args=["alice"])).text
+    recent = page.index("Mean round score, last 20 games")
+    assert re.search(r'<span class="stat-value">–</span><span class="stat-label">$', page[:recent])
+    assert "Round scores" not in page
