@@ -3,6 +3,7 @@ server's own bot runner, on the game-over screen and in the replay (labels, the 
 card, jumping to one's own mistakes), desktop and phone, with axe-core audits."""
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -83,7 +84,13 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
 
 def finished_game(django_user_model):
     """A finished game of alice and bob, the same every run (random legal moves: plenty of
-    mistakes to label)."""
+    mistakes to label). Played in a thread of its own: the services publish each move with
+    async_to_sync, which refuses the test's thread (Playwright's event loop runs there)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(_finished_game, django_user_model).result()
+
+
+def _finished_game(django_user_model):
     users = [
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in ("alice", "bob")
@@ -105,6 +112,34 @@ def analysed_game(django_user_model):
     game, users = finished_game(django_user_model)
     analysis_compute(game_id=game.pk)
     return game, users
+
+
+def test_the_game_over_summary_stays_when_the_socket_sends_the_board(
+    daphne_server, browser, django_user_model
+):
+    """The socket's first frame brings the board again, the summary's slot with it: the summary
+    on screen stays (fetched once), not blanked and fetched anew for that frame and every later
+    one."""
+    game, users = analysed_game(django_user_model)
+    context = logged_in_context(browser, daphne_server, users[0])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    summary_url = f"/games/{game.pk}/analysis/"
+    fetches = []
+    page.on("request", lambda r: fetches.append(r.url) if r.url.endswith(summary_url) else None)
+    page.add_init_script(
+        """document.addEventListener("htmx:wsAfterMessage", e => {
+             if (e.detail.message.includes('id="board"')) window.boardFrames = (window.boardFrames || 0) + 1;
+           });"""
+    )
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.locator("#analysis-summary").wait_for()
+    page.evaluate("document.getElementById('analysis-summary').dataset.first = '1'")
+    page.wait_for_function("window.boardFrames >= 1")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#analysis-summary").get_attribute("data-first") == "1"
+    assert len(fetches) == 1
+    context.close()
 
 
 def analysed_game_page(browser, base, django_user_model, page_path: str):
