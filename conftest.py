@@ -151,9 +151,10 @@ def _default_language():
 def _fresh_frame_caches():
     """The per-process caches of boards, controls, views and frames are keyed by game and
     version or game, which a rolled-back test may hand out again to another game."""
-    from games import presenters, rendering, replay_views
+    from games import presenters, records, rendering, replay_views
 
     replay_views._move_lists.clear()
+    records._finished.clear()
     rendering._boards.clear()
     rendering._controls.clear()
     rendering._log_entries.clear()

@@ -95,29 +95,38 @@ def players_summary(data: dict, names, viewer_seat: int | None) -> list[dict]:
 GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
-def replay_notes(data: dict, step: int, viewer_seat: int | None, names=()) -> dict:
-    """What the replay adds at ``step``: a note per move step, the decision of this step, and
-    the viewer's previous and next labelled decisions."""
-    notes = {}
+def move_notes(data: dict, names=()) -> dict:
+    """The note of every analysed step (``{step: note}``), the same for every viewer: the
+    replay's move list shows them."""
+    return {d["step"]: _note(d, names) for d in data["decisions"]}
+
+
+def step_notes(data: dict, step: int, viewer_seat: int | None, names=()) -> dict:
+    """What the replay adds at ``step``: the note of its decision, and the viewer's previous
+    and next labelled decisions."""
+    note = None
+    mine = []
     for d in data["decisions"]:
-        notes[d["step"]] = {
-            **d,
-            "label_name": label_name(d["label"]),
-            "lost_text": _points(d["lost"]),
-            "best_text": best_text(d["best"]),
-            "topic_text": topic_text(d["topic"]),
-            "is_best": d["lost"] == 0,
-            "glyph": GLYPHS.get(d["label"] or "", ""),
-            "name": names[d["seat"]] if d["seat"] < len(names) else "",
-            "best_pos": d["best"].get("swap", d["best"].get("flip")),
-        }
-    mine = [
-        d["step"] for d in data["decisions"] if d["seat"] == viewer_seat and d["label"] is not None
-    ]
+        if d["step"] == step:
+            note = _note(d, names)
+        if d["seat"] == viewer_seat and d["label"] is not None:
+            mine.append(d["step"])
     return {
-        "notes": notes,
-        "step_note": notes.get(step),
+        "step_note": note,
         "my_previous": max((s for s in mine if s < step), default=None),
         "my_next": min((s for s in mine if s > step), default=None),
-        "my_count": len(mine),
+    }
+
+
+def _note(d: dict, names) -> dict:
+    return {
+        **d,
+        "label_name": label_name(d["label"]),
+        "lost_text": _points(d["lost"]),
+        "best_text": best_text(d["best"]),
+        "topic_text": topic_text(d["topic"]),
+        "is_best": d["lost"] == 0,
+        "glyph": GLYPHS.get(d["label"] or "", ""),
+        "name": names[d["seat"]] if d["seat"] < len(names) else "",
+        "best_pos": d["best"].get("swap", d["best"].get("flip")),
     }

@@ -1,6 +1,9 @@
 """The analysis on pages: the replay's notes (``replay_analysis``) and the summary fragment of
 the game-over screen (``game_analysis_summary``). Both only read what the bot runner stored."""
 
+from collections.abc import Callable
+from functools import partial
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
@@ -14,20 +17,19 @@ from games.errors import NotFound
 STOP_POLLING = 286
 
 
-def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, dict]:
-    """Context for games/replay.html, and the note of each analysed step (``{step: note}``,
-    the same for every viewer: the replay's move list shows them): the state of the analysis,
-    the summary per player, the note of ``step`` and the viewer's previous and next labelled
-    decisions. ``names``: the players, by seat."""
+def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Callable[[], dict]]:
+    """Context for games/replay.html at ``step`` (the state of the analysis, the summary per
+    player, the note of ``step`` and the viewer's previous and next labelled decisions), and a
+    function giving the note of each analysed step (``{step: note}``, the same for every
+    viewer), called only when the replay's move list is rendered. ``names``: the players, by
+    seat."""
     state, data = selectors.analysis_of(game)
     context = {"analysis_state": state, "viewer_seat": viewer_seat}
-    notes = {}
-    if data is not None:
-        extra = presenters.replay_notes(data, step, viewer_seat, names)
-        notes = extra.pop("notes")
-        context.update(extra)
-        context["analysis_players"] = presenters.players_summary(data, names, viewer_seat)
-    return context, notes
+    if data is None:
+        return context, dict
+    context.update(presenters.step_notes(data, step, viewer_seat, names))
+    context["analysis_players"] = presenters.players_summary(data, names, viewer_seat)
+    return context, partial(presenters.move_notes, data, names)
 
 
 @login_required

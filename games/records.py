@@ -6,7 +6,25 @@ part happens (games.models). This puts them back together, in the engine's own s
 """
 
 from games import engine
+from games.bounded_cache import BoundedCache
 from games.models import Game, Move, Round
+
+# (game, status) -> the record of a game that is over. A long game's record is about a megabyte
+# of objects: a few dozen in a process.
+_finished = BoundedCache(32)
+
+
+def finished_record(game: Game) -> dict:
+    """The record of a game that is over, assembled once per process (it never changes):
+    replays and downloads ask for it at every step. Shared: never to be changed."""
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise ValueError(f"game {game.pk} is not over: its record still grows")
+    key = (game.pk, game.status)
+    record = _finished.get(key)
+    if record is None:
+        record = game_record(game)
+        _finished.put(key, record)
+    return record
 
 
 def game_record(game: Game) -> dict:

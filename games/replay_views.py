@@ -13,7 +13,7 @@ game, which anyone logged in could ask for in a loop.
 """
 
 import re
-from itertools import islice
+import sys
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -28,11 +28,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from analysis.views import replay_analysis
-from games import engine, rendering, selectors
+from games import engine, records, rendering, selectors
 from games.bounded_cache import BoundedCache
 from games.errors import NotFound
 from games.labels import step_text
 from games.models import Game
+from skyjo_site import ratelimit
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
@@ -60,29 +61,28 @@ _move_lists = BoundedCache(32)
 _MARK = re.compile("\x00[0-9]+\x00|\x01[0-9]+\x01")
 
 
-def move_list(game: Game, record: dict, notes: dict, analysis_state: str) -> tuple[int, str]:
+def move_list_key(game: Game, analysis_state: str) -> tuple:
+    return (game.pk, game.status, translation.get_language(), analysis_state)
+
+
+def render_move_list(game: Game, record: dict, notes: dict) -> tuple[int, str]:
     """``(number of steps, the move list's HTML)``, each step's item carrying a mark that
     :func:`mark_current` turns into the current step's highlight or drops."""
-    key = (game.pk, game.status, translation.get_language(), analysis_state)
-    found = _move_lists.get(key)
-    if found is None:
-        moves = [
-            {
-                "step": p.step,
-                "round": p.round,
-                "kind": p.kind,
-                "text": step_text(p.facts),
-                "note": notes.get(p.step),
-                "mark": mark_safe(f"\x00{p.step}\x00"),
-                "mark_link": mark_safe(f"\x01{p.step}\x01"),
-            }
-            for p in engine.iter_positions(record)
-        ]
-        here = reverse("games:replay", args=[game.pk])
-        html = render_to_string("games/partials/replay_moves.html", {"moves": moves, "here": here})
-        found = (len(moves), html)
-        _move_lists.put(key, found)
-    return found
+    moves = [
+        {
+            "step": p.step,
+            "round": p.round,
+            "kind": p.kind,
+            "text": step_text(p.facts),
+            "note": notes.get(p.step),
+            "mark": mark_safe(f"\x00{p.step}\x00"),
+            "mark_link": mark_safe(f"\x01{p.step}\x01"),
+        }
+        for p in engine.iter_positions(record)
+    ]
+    here = reverse("games:replay", args=[game.pk])
+    html = render_to_string("games/partials/replay_moves.html", {"moves": moves, "here": here})
+    return len(moves), html
 
 
 def mark_current(html: str, step: int) -> str:
@@ -124,21 +124,52 @@ def game_replay(request, game_id: int):
     if game.status not in REPLAYABLE:
         messages.info(request, _("The replay of a game opens once the game is over."))
         return redirect("games:game", game.pk)
-    record = game.record
-    analysis, notes = replay_analysis(game, 0, record["players"], viewer_seat=seat)
-    count, moves_html = move_list(game, record, notes, analysis["analysis_state"])
-    step = parse_step(request.GET.get("step"), count)
+    record = records.finished_record(game)
+    step = parse_step(request.GET.get("step"), sys.maxsize)  # the last is known below
     if step is None:
         return HttpResponseBadRequest(
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )
-    position = next(islice(engine.iter_positions(record), step, None))
-    context = replay_context(game, step, count - 1, position)
-    if step:  # the analysis' notes of this step and the viewer's mistakes around it
+    analysis, move_notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
+    key = move_list_key(game, analysis["analysis_state"])
+    found = _move_lists.get(key)
+    if found is None:
+        limited = _move_list_limited(request)
+        if limited:
+            return limited
+        found = render_move_list(game, record, move_notes())
+        _move_lists.put(key, found)
+    count, moves_html = found
+    if step >= count:  # past the last step: the last, with its notes
+        step = count - 1
         analysis, _notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
+    context = replay_context(game, step, count - 1, engine.position_at(record, step))
     context.update(analysis, moves_html=mark_current(moves_html, step))
     fragment = request.htmx and not request.htmx.history_restore_request
     template = "games/replay.html#replay-body" if fragment else "games/replay.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _move_list_limited(request):
+    """The answer to one move list too many to render (SKYJO_RATELIMIT_REPLAY per user), else
+    ``None``. Rendering a long game's list takes a fraction of a second of CPU: a loop over
+    many games and languages, each a miss of the cache, would keep a process busy. A list
+    rendered once is served from the cache, uncounted. An htmx step (a list dropped from the
+    cache since) loads the page, which says why."""
+    used = ratelimit.count(
+        request, "SKYJO_RATELIMIT_REPLAY", key="user", group="skyjo.replay", method="GET"
+    )
+    if not used or not used["should_limit"]:
+        return None
+    ratelimit.log_limited(request)
+    count, per = ratelimit.window("SKYJO_RATELIMIT_REPLAY")
+    message = _(
+        "You opened many replays in a short time: at most %(count)s %(per)s. Try again in "
+        "%(wait)s; the replays you opened last still open."
+    ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
+    response = render(request, "ratelimited.html", {"message": message}, status=429)
+    if request.htmx:
+        response["HX-Refresh"] = "true"
     return response

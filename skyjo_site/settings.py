@@ -248,6 +248,7 @@ SKYJO_RATELIMIT_EMAIL = env_rate("SKYJO_RATELIMIT_EMAIL", "5/h")  # changes of o
 SKYJO_RATELIMIT_RESET = env_rate("SKYJO_RATELIMIT_RESET", "10/h")  # reset e-mails per address
 SKYJO_RATELIMIT_RESET_EMAIL = env_rate("SKYJO_RATELIMIT_RESET_EMAIL", "3/h")  # per address typed
 SKYJO_RATELIMIT_PASSWORD = env_rate("SKYJO_RATELIMIT_PASSWORD", "10/h")  # changes tried, per user
+SKYJO_RATELIMIT_REPLAY = env_rate("SKYJO_RATELIMIT_REPLAY", "60/h")  # move lists rendered, per user
 # Tables one user may have at once (open lobbies and games in play they sit in): a new lobby,
 # seat, bot game or rematch past it is refused (games.services); 0: no cap.
 SKYJO_MAX_TABLES = env_int("SKYJO_MAX_TABLES", 5, minimum=0)

@@ -66,6 +66,7 @@ from .record import (
     from_record,
     iter_positions,
     iter_steps,
+    position_at,
     replay_summary,
     to_record,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "from_snapshot",
     "full_deck",
     "iter_positions",
+    "position_at",
     "describe",
     "iter_steps",
     "legal_actions",

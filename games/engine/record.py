@@ -101,19 +101,59 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
     before: dict = {}
 
     def remember(game: Game, seat: int, step: Action) -> None:
-        before["discard"] = game.discard[-1] if game.discard else None
-        before["drawn"] = game.drawn
-        before["cards"] = list(game.cards[seat])
-        before["up"] = list(game.up[seat])
-        before["phase"] = game.phase
-        before["results"] = len(game.results)
+        before.update(_before(game, seat))
 
     for index, (game, seat, step) in enumerate(_walk(data, seed, before=remember)):
-        if step is None:
-            kind, facts = DEAL, ((DEAL, {}),)
-        else:
-            kind, facts = step.kind, _facts(game, seat, step, before)
-        yield Position(index, game.round, kind, seat, step, describe(facts), view_of(game), facts)
+        yield _spectator_position(index, game, seat, step, before)
+
+
+def position_at(data: object, step: int, *, seed: int | None = None) -> Position:
+    """The position after ``step``: what :func:`iter_positions` yields at that index, with
+    nothing worked out for the steps before it (a replay's late step costs a walk, not a
+    description and a view of every step). Raises IndexError past the last step.
+
+    >>> from games.engine import Game
+    >>> game = Game(["ann", "ben"], seed=3)
+    >>> game.apply(0, reveal(4))
+    >>> position_at(to_record(game), 1) == list(iter_positions(to_record(game)))[1]
+    True
+    """
+    if step < 0:
+        raise IndexError(f"step {step} is before the first")
+    before: dict = {}
+    walked = [-1]  # the index of the step last yielded
+
+    def remember(game: Game, seat: int, action: Action) -> None:
+        if walked[0] + 1 == step:
+            before.update(_before(game, seat))
+
+    for index, (game, seat, action) in enumerate(_walk(data, seed, before=remember)):
+        if index == step:
+            return _spectator_position(index, game, seat, action, before)
+        walked[0] = index
+    raise IndexError(f"step {step} is past the last ({walked[0]})")
+
+
+def _before(game: Game, seat: int) -> dict:
+    """What a step's facts need of the game just before it."""
+    return {
+        "discard": game.discard[-1] if game.discard else None,
+        "drawn": game.drawn,
+        "cards": list(game.cards[seat]),
+        "up": list(game.up[seat]),
+        "phase": game.phase,
+        "results": len(game.results),
+    }
+
+
+def _spectator_position(
+    index: int, game: Game, seat: int | None, step: Action | None, before: dict
+) -> Position:
+    if step is None:
+        kind, facts = DEAL, ((DEAL, {}),)
+    else:
+        kind, facts = step.kind, _facts(game, seat, step, before)
+    return Position(index, game.round, kind, seat, step, describe(facts), view_of(game), facts)
 
 
 def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, int, Action, View]]:

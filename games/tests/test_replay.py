@@ -9,6 +9,8 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -234,36 +236,93 @@ class TestCost:
     def test_a_step_of_a_replay_shown_before_walks_the_record_only_up_to_it(
         self, client, alice, bob, finished, monkeypatch
     ):
-        """Every step (an htmx request per arrow key, nothing limits them) walked the whole
-        record and rendered the whole move list again: 0.7 s of CPU per step of a game of
-        2,300 steps (end score 1000, 8 players), any logged-in user could ask for them in a
-        loop. The move list is rendered once per game and language in a process now, and a
-        step walks the record up to it."""
-        walked = []
-        original = engine.iter_positions
+        """Every step (an htmx request per arrow key) walked the whole record and rendered the
+        whole move list again: 0.7 s of CPU per step of a game of 2,300 steps (end score 1000,
+        8 players), any logged-in user could ask for them in a loop. The move list is rendered
+        once per game and language in a process, the record assembled once, and a step walks
+        the record up to it without describing the steps before (engine.position_at)."""
+        walked, shown = [], []
+        original, original_at = engine.iter_positions, engine.position_at
 
         def counted(record, **kwargs):
             for position in original(record, **kwargs):
                 walked.append(position.step)
                 yield position
 
+        def counted_at(record, step, **kwargs):
+            shown.append(step)
+            return original_at(record, step, **kwargs)
+
         monkeypatch.setattr(engine, "iter_positions", counted)
+        monkeypatch.setattr(engine, "position_at", counted_at)
         client.force_login(alice)
         last = len(positions_of(finished)) - 1
         walked.clear()
         first = client.get(replay_url(finished, 3), HTTP_HX_REQUEST="true").content.decode()
-        assert walked == [*range(last + 1), 0, 1, 2, 3]  # the first time: the move list too
+        assert walked == list(range(last + 1)) and shown == [3]  # the first time: the list too
         for user in (alice, bob):  # a step shown before, to anyone
             client.force_login(user)
             walked.clear()
-            html = client.get(replay_url(finished, 5), HTTP_HX_REQUEST="true").content.decode()
-            assert walked == [0, 1, 2, 3, 4, 5]
+            shown.clear()
+            with CaptureQueriesContext(connection) as queries:
+                html = client.get(replay_url(finished, 5), HTTP_HX_REQUEST="true").content.decode()
+            assert walked == [] and shown == [5]
+            assert not [q for q in queries if '"games_move"' in q["sql"]]  # the record: kept
             assert html.count('<li class="move') == last + 1
             current = re.findall(r'<a href="[^"]*\?step=(\d+)"[^>]*aria-current="step"', html)
             assert current == ["5"]
             assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', html) == ["5"]
             assert "\x00" not in html and "\x01" not in html
         assert re.findall(r'<li class="move is-current[^"]*" value="(\d+)"', first) == ["3"]
-        walked.clear()
+        shown.clear()
         html = client.get(replay_url(finished, 10_000)).content.decode()
-        assert f"Step {last} of {last}" in html and walked == list(range(last + 1))
+        assert f"Step {last} of {last}" in html and walked == [] and shown == [last]
+
+
+class TestMoveListLimit:
+    """Rendering a move list is the replay's costly part: SKYJO_RATELIMIT_REPLAY per user counts
+    the renders (a list this process has not rendered in that language), not the steps."""
+
+    @pytest.fixture
+    def games(self, alice, bob, finished):
+        others = []
+        for seed in (2, 3):
+            game = start_game(alice, bob, end_score=30)
+            play_to_end(game, [alice, bob], seed=seed)
+            others.append(game)
+        return [finished, *others]
+
+    def test_over_the_limit_a_new_list_waits_and_lists_rendered_still_open(
+        self, client, alice, bob, games, settings
+    ):
+        settings.SKYJO_RATELIMIT_REPLAY = "2/h"
+        client.force_login(alice)
+        assert client.get(replay_url(games[0])).status_code == 200
+        for step in range(1, 6):  # steps of a list rendered: not counted
+            assert client.get(replay_url(games[0], step), HTTP_HX_REQUEST="true").status_code == 200
+        assert client.get(replay_url(games[1])).status_code == 200
+        limited = client.get(replay_url(games[2]))
+        assert limited.status_code == 429
+        text = limited.content.decode()
+        assert "You opened many replays in a short time: at most 2 an hour." in text
+        assert re.search(r"Try again in \d+ (hour|minutes?|seconds?); the replays you opened", text)
+        assert client.get(replay_url(games[1], 4)).status_code == 200  # rendered before
+        client.force_login(bob)  # each player has a count of their own
+        assert client.get(replay_url(games[2])).status_code == 200
+
+    def test_an_htmx_step_over_the_limit_loads_the_page_that_says_why(
+        self, client, alice, games, settings
+    ):
+        settings.SKYJO_RATELIMIT_REPLAY = "1/h"
+        client.force_login(alice)
+        assert client.get(replay_url(games[0])).status_code == 200
+        limited = client.get(replay_url(games[1], 3), HTTP_HX_REQUEST="true")
+        assert limited.status_code == 429 and limited["HX-Refresh"] == "true"
+
+    def test_another_language_is_another_list(self, client, alice, games, settings):
+        settings.SKYJO_RATELIMIT_REPLAY = "1/h"
+        client.force_login(alice)
+        assert client.get(replay_url(games[0])).status_code == 200
+        german = client.get(replay_url(games[0]), HTTP_ACCEPT_LANGUAGE="de")
+        assert german.status_code == 429
+        assert "Du hast in kurzer Zeit viele Wiederholungen geöffnet" in german.content.decode()

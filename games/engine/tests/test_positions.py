@@ -3,6 +3,8 @@
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine import (
     DEAL,
@@ -14,6 +16,7 @@ from games.engine import (
     flip,
     from_record,
     iter_positions,
+    position_at,
     reveal,
     swap,
     take_discard,
@@ -185,3 +188,39 @@ class TestLabels:
         record["rounds"][0]["actions"][0] = {"take": "discard", "flip": 3}
         with pytest.raises(RecordError, match=r"round 1 \(rounds\[0\]\), action 0"):
             list(iter_positions(record))
+
+
+class TestPositionAt:
+    """``position_at(record, n)``: the position ``iter_positions`` yields at ``n``, alone."""
+
+    @given(
+        players=st.integers(min_value=2, max_value=8),
+        seed=st.integers(min_value=0, max_value=10_000),
+        stop=st.integers(min_value=0, max_value=400),
+        data=st.data(),
+    )
+    @settings(max_examples=40, deadline=None)
+    def test_is_the_walks_position_at_that_step(self, players, seed, stop, data):
+        record = to_record(random_game(players, seed, end_score=60, stop=stop))
+        positions = list(iter_positions(record))
+        step = data.draw(st.integers(min_value=0, max_value=len(positions) - 1))
+        assert position_at(record, step) == positions[step]
+
+    def test_every_step_of_a_whole_game_with_its_texts(self):
+        record = to_record(random_game(3, 14, end_score=60))
+        positions = list(iter_positions(record))
+        assert [position_at(record, n) for n in range(len(positions))] == positions
+        assert "game over: " in position_at(record, len(positions) - 1).text
+
+    def test_a_step_past_the_last_or_before_the_first_is_an_index_error(self):
+        record = to_record(random_game(2, 15, stop=10))
+        with pytest.raises(IndexError, match="past the last"):
+            position_at(record, 11)
+        with pytest.raises(IndexError, match="before the first"):
+            position_at(record, -1)
+
+    def test_a_bad_record_raises_record_error_before_the_step_asked_for(self):
+        record = to_record(random_game(2, 13, stop=10))
+        record["rounds"][0]["actions"][0] = {"take": "discard", "flip": 3}
+        with pytest.raises(RecordError, match=r"round 1 \(rounds\[0\]\), action 0"):
+            position_at(record, 10)
