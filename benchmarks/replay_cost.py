@@ -10,7 +10,9 @@ one of its players:
 
 - the first page: the move list is rendered (a miss of the move-list cache);
 - the first page in each other language: a miss each;
-- a step, as the arrow keys ask for it (htmx fragment), at the start, middle and end;
+- a step at the end as an htmx fragment with the move list (a page showing another list);
+- a step, as the arrow keys ask for it (htmx fragment, the page's list kept), at the start,
+  middle and end;
 - the first page again (the move list found in the cache).
 
 Printed per row: wall and CPU milliseconds (median of ``--requests`` for the repeated rows; a
@@ -101,6 +103,9 @@ def main() -> None:
             + timed(client, url, {"Accept-Language": language})
         )
     last = moves + 1
+    samples = [timed(client, f"{url}?step={last}", htmx) for _ in range(args.requests)]
+    rows.append(("a step at the end (htmx, list sent)", *_median(samples)))
+    htmx["X-Skyjo-Moves"] = "ready"  # as the page's links ask: the list it shows is kept
     for label, step in (("start", 1), ("middle", last // 2), ("end", last)):
         samples = [timed(client, f"{url}?step={step}", htmx) for _ in range(args.requests)]
         if args.profile and label == "end":
@@ -109,7 +114,7 @@ def main() -> None:
             cProfile.runctx(
                 "timed(client, f'{url}?step={step}', htmx)", globals(), locals(), args.profile
             )
-        rows.append((f"a step at the {label} (htmx)", *_median(samples)))
+        rows.append((f"a step at the {label} (htmx, list kept)", *_median(samples)))
     samples = [timed(client, url) for _ in range(args.requests)]
     rows.append(("first page again (list cached)", *_median(samples)))
 

@@ -85,6 +85,13 @@ def render_move_list(game: Game, record: dict, notes: dict) -> tuple[int, str]:
     return len(moves), html
 
 
+# A step asked for by the replay's own links names the list the page shows (its analysis
+# state, templates/games/replay.html): the answer leaves it in place (hx-preserve) instead of
+# sending it again, a megabyte for a long game at every arrow key.
+MOVES_HEADER = "X-Skyjo-Moves"
+KEPT_MOVES = mark_safe('<div class="moves-scroll" id="moves" hx-preserve></div>')
+
+
 def mark_current(html: str, step: int) -> str:
     html = html.replace(f"\x00{step}\x00", " is-current", 1)
     html = html.replace(f"\x01{step}\x01", ' aria-current="step"', 1)
@@ -144,8 +151,12 @@ def game_replay(request, game_id: int):
         step = count - 1
         analysis, _notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
     context = replay_context(game, step, count - 1, engine.position_at(record, step))
-    context.update(analysis, moves_html=mark_current(moves_html, step))
     fragment = request.htmx and not request.htmx.history_restore_request
+    if fragment and request.headers.get(MOVES_HEADER) == analysis["analysis_state"]:
+        moves_html = KEPT_MOVES  # the page holds this list: static/js/replay.js marks the step
+    else:
+        moves_html = mark_current(moves_html, step)
+    context.update(analysis, moves_html=moves_html)
     template = "games/replay.html#replay-body" if fragment else "games/replay.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
+from analysis.services import analysis_compute
 from games import engine, moderation, services
 from games.labels import step_text
 from games.models import Game
@@ -326,3 +327,43 @@ class TestMoveListLimit:
         german = client.get(replay_url(games[0]), HTTP_ACCEPT_LANGUAGE="de")
         assert german.status_code == 429
         assert "Du hast in kurzer Zeit viele Wiederholungen geöffnet" in german.content.decode()
+
+
+class TestKeptMoveList:
+    """A step asked for by the replay's own links names the list its page shows (header
+    X-Skyjo-Moves: the analysis state it was rendered in): the answer leaves it in place."""
+
+    def get(self, client, game, step, **headers):
+        return client.get(replay_url(game, step), **headers).content.decode()
+
+    def test_a_step_from_a_page_with_the_list_leaves_it_in_place(self, client, alice, finished):
+        client.force_login(alice)
+        page = self.get(client, finished, 3)
+        assert """hx-headers='{"X-Skyjo-Moves": "pending"}'""" in page
+        html = self.get(client, finished, 4, HTTP_HX_REQUEST="true", HTTP_X_SKYJO_MOVES="pending")
+        assert '<li class="move' not in html
+        assert '<div class="moves-scroll" id="moves" hx-preserve></div>' in html
+        assert 'data-step="4"' in html
+
+    def test_a_list_of_another_state_of_the_analysis_comes_again(self, client, alice, finished):
+        """Analysed since the page was loaded: the list comes with its notes."""
+        analysis_compute(game_id=finished.pk)
+        client.force_login(alice)
+        html = self.get(client, finished, 4, HTTP_HX_REQUEST="true", HTTP_X_SKYJO_MOVES="pending")
+        assert html.count('<li class="move') == len(positions_of(finished))
+        assert """hx-headers='{"X-Skyjo-Moves": "ready"}'""" in html
+        assert 'class="move is-current' in html and "hx-preserve" not in html
+
+    def test_a_whole_page_or_a_history_restore_has_the_list(self, client, alice, finished):
+        client.force_login(alice)
+        page = self.get(client, finished, 4, HTTP_X_SKYJO_MOVES="pending")
+        restore = self.get(
+            client,
+            finished,
+            4,
+            HTTP_HX_REQUEST="true",
+            HTTP_HX_HISTORY_RESTORE_REQUEST="true",
+            HTTP_X_SKYJO_MOVES="pending",
+        )
+        for html in (page, restore):
+            assert html.count('<li class="move') == len(positions_of(finished))

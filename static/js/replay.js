@@ -1,5 +1,6 @@
 /* Replay page: arrow keys step through the game (the buttons do the htmx requests), and the
-   current move stays in sight in the move list. No state here: the URL holds the step. */
+   current move is marked and stays in sight in the move list. No state here: the URL holds the
+   step. */
 (function () {
   "use strict";
   var KEYS = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
@@ -31,7 +32,23 @@
     var cell = body.querySelector('.cell[data-seat="' + seat + '"][data-pos="' + body.getAttribute("data-best-pos") + '"]');
     if (cell) cell.classList.add("is-best");
   }
-  function settle() { showCurrent(); showBest(); }
+  /* A step's answer leaves the move list in place (the server sends it only with the page):
+     the step shown moves its highlight here. */
+  function markCurrent() {
+    var body = document.getElementById("replay-body"), list = document.getElementById("moves");
+    if (!body || !list) return;
+    list.querySelectorAll(".move.is-current").forEach(function (item) {
+      item.classList.remove("is-current");
+      var link = item.querySelector("a");
+      if (link) link.removeAttribute("aria-current");
+    });
+    var item = list.querySelector('.move[value="' + body.getAttribute("data-step") + '"]');
+    if (!item) return;
+    item.classList.add("is-current");
+    var link = item.querySelector("a");
+    if (link) link.setAttribute("aria-current", "step");
+  }
+  function settle() { markCurrent(); showCurrent(); showBest(); }
   document.addEventListener("DOMContentLoaded", settle);
   document.addEventListener("htmx:afterSettle", settle);
 })();

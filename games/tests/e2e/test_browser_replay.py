@@ -2,6 +2,7 @@
 with the buttons and the arrow keys, on a desktop and on a phone (screenshots)."""
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import Client
@@ -32,21 +33,32 @@ def face_down_cells(page) -> int:
     return page.locator('#board .cell [data-v="?"]').count()
 
 
+def three_player_game(django_user_model):
+    """A finished game of alice, bob and carol, the same every run. Played in a thread: the
+    services publish with async_to_sync, which refuses Playwright's event loop thread."""
+
+    def play():
+        users = [
+            django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+            for name in ("alice", "bob", "carol")
+        ]
+        original = services.secrets.randbits
+        services.secrets.randbits = random.Random(4).getrandbits
+        try:
+            game = start_game(*users, end_score=100)
+            play_to_end(game, users, seed=2)
+        finally:
+            services.secrets.randbits = original
+        game.refresh_from_db()
+        return game, users
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(play).result()
+
+
 def test_replay_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
     base = daphne_server
-    users = [
-        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
-        for name in ("alice", "bob", "carol")
-    ]
-    rng = random.Random(4)
-    original = services.secrets.randbits
-    services.secrets.randbits = rng.getrandbits
-    try:
-        game = start_game(*users, end_score=100)
-        play_to_end(game, users, seed=2)
-    finally:
-        services.secrets.randbits = original
-    game.refresh_from_db()
+    game, users = three_player_game(django_user_model)
     positions = list(engine.iter_positions(game.record))
     middle = next(
         p.step
@@ -107,3 +119,46 @@ def test_replay_a_finished_game(daphne_server, browser, screenshot_dir, django_u
     page.wait_for_url(f"**/replay/?step={middle + 1}")
     page.screenshot(path=screenshot_dir / "replay-phone-full.png", full_page=True)
     phone.close()
+
+
+def test_a_step_leaves_the_move_list_in_place_and_marks_its_move(
+    daphne_server, browser, django_user_model
+):
+    """The move list came again with every step (a megabyte at each arrow key for a long game,
+    its scroll reset): a step's answer now leaves it in place, and the step shown gets the
+    highlight and aria-current."""
+    base = daphne_server
+    game, users = three_player_game(django_user_model)
+    last = len(list(engine.iter_positions(game.record))) - 1
+    context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{game.pk}/replay/?step=10")
+    page.evaluate("document.getElementById('moves').dataset.first = '1'")
+
+    def marked():
+        return page.evaluate(
+            """() => [[...document.querySelectorAll("#moves .move.is-current")].map(li => li.value),
+                      [...document.querySelectorAll("#moves [aria-current=step]")].map(
+                          a => a.closest("li").value)]"""
+        )
+
+    def shows(step):
+        """The page at ``step``: the URL pushed, and the list's mark moved (on settling)."""
+        page.wait_for_url(f"**/replay/?step={step}")
+        page.locator(f'#moves .move.is-current[value="{step}"]').wait_for()
+        return marked() == [[step], [step]]
+
+    assert marked() == [[10], [10]]
+    with page.expect_response(lambda r: "/replay/?step=11" in r.url) as answer:
+        page.keyboard.press("ArrowRight")
+    assert shows(11)
+    assert '<li class="move' not in answer.value.text()
+    assert page.locator("#moves").get_attribute("data-first") == "1"
+    assert page.locator("#moves .move").count() == last + 1
+    page.keyboard.press("End")
+    assert shows(last)
+    page.locator('#moves .move[value="3"] a').click()
+    assert shows(3)
+    assert page.locator("#moves").get_attribute("data-first") == "1"
+    context.close()
