@@ -29,6 +29,7 @@ import shutil
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -212,9 +213,21 @@ def live_server_settings():
 
 @pytest.fixture(autouse=True)
 def _allow_orm_in_browser_tests(request, monkeypatch):
-    """Playwright's sync API runs an event loop: let e2e tests use the ORM all the same."""
-    if request.node.get_closest_marker("e2e"):
-        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    """Playwright's sync API runs an event loop in the test's thread: let e2e tests use the ORM
+    all the same, and publish from another thread (async_to_sync refuses a thread with a
+    running loop: each service a test called logged a traceback and told no socket)."""
+    if not request.node.get_closest_marker("e2e"):
+        return
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from games import publish
+
+    send = publish._send
+
+    def send_from_a_thread(group, message):
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(send, group, message).result()
+
+    monkeypatch.setattr(publish, "_send", send_from_a_thread)
 
 
 # Redis ------------------------------------------------------------------------------------

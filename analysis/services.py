@@ -44,12 +44,23 @@ def analysis_compute(*, game_id: int) -> GameAnalysis | None:
 
 
 def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
-    """The record of finished game ``game_id`` and its human seats, ``None`` if not finished."""
+    """The record of finished game ``game_id`` and its human seats; ``None`` if it is not
+    finished, or if its record cannot be read: then it is stored without an analysis, as one
+    that failed. Left due, the newest such game came first at every pass, and every game
+    finished before it waited forever."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
+    try:
+        record = game.record
+    except DATABASE_DOWN:
+        raise
+    except Exception:
+        log.exception("analysis: the record of game %s cannot be read", game_id)
+        _store(game_id, None, 0.0)
+        return None
     humans = list(game.players.filter(bot_level="").values_list("seat", flat=True))
-    return game.record, humans
+    return record, humans
 
 
 def _store(game_id: int, data: dict | None, seconds: float) -> GameAnalysis:
@@ -134,9 +145,11 @@ def _worker_tick() -> None:
     if now < _next_look:
         return
     due = _due(1)
-    inputs = _inputs(due[0]) if due else None
-    if inputs is None:
+    if not due:
         _next_look = now + IDLE_LOOK
+        return
+    inputs = _inputs(due[0])
+    if inputs is None:  # stored without an analysis: the next pass takes the next game
         return
     try:
         _pending = (due[0], worker.submit(*inputs))

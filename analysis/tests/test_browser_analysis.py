@@ -3,7 +3,6 @@ server's own bot runner, on the game-over screen and in the replay (labels, the 
 card, jumping to one's own mistakes), desktop and phone, with axe-core audits."""
 
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -84,13 +83,7 @@ def test_the_analysis_of_a_finished_game(daphne_server, browser, screenshot_dir,
 
 def finished_game(django_user_model):
     """A finished game of alice and bob, the same every run (random legal moves: plenty of
-    mistakes to label). Played in a thread of its own: the services publish each move with
-    async_to_sync, which refuses the test's thread (Playwright's event loop runs there)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(_finished_game, django_user_model).result()
-
-
-def _finished_game(django_user_model):
+    mistakes to label)."""
     users = [
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in ("alice", "bob")

@@ -262,3 +262,31 @@ def test_a_german_player_reads_the_points_lost_with_a_decimal_comma(client, alic
     assert re.search(r'data-lost="\d+,\d"', replay) and not re.search(
         r'data-lost="\d+\.\d"', replay
     )
+
+
+@pytest.mark.parametrize("in_worker", [False, True])
+def test_a_game_whose_record_cannot_be_read_is_passed_over(
+    finished, alice, bob, monkeypatch, settings, caplog, in_worker
+):
+    """A finished game whose rows do not make a record (here its snapshot lost the players):
+    stored without an analysis, in one log line with its traceback, and the games finished
+    before it are analysed. It was due again at every pass, first, and they never were."""
+    settings.SKYJO_ANALYSIS_WORKER = in_worker
+    monkeypatch.setattr(analysis_services, "_next_look", 0.0)
+    monkeypatch.setattr(analysis_services, "_pending", None)
+    broken = start_game(alice, bob, end_score=30)
+    play_to_end(broken, [alice, bob], seed=2)
+    Game.objects.filter(pk=broken.pk).update(snapshot={})
+    assert analysis_services._due(2) == [broken.pk, finished.pk]
+    for _ in range(3):
+        analysis_services.analysis_tick()
+        if analysis_services._pending is not None:
+            analysis_services._pending[1].result(timeout=120)
+    failed = [r for r in caplog.records if r.name == "analysis.services"]
+    assert [r.getMessage() for r in failed] == [
+        f"analysis: the record of game {broken.pk} cannot be read"
+    ]
+    assert failed[0].exc_info is not None
+    assert GameAnalysis.objects.get(game=broken).data is None
+    assert GameAnalysis.objects.get(game=finished).data["decisions"]
+    assert analysis_services._due(2) == []

@@ -4,6 +4,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from analysis.core import VERSION
+from analysis.models import GameAnalysis
 from games.models import Game, GamePlayer, Lobby
 from stats.models import GameResult, RoundResult
 
@@ -62,4 +64,6 @@ def finished_game(players, rounds, *, public=True, when=None):
                 columns_removed=columns,
                 scored_at=when + timedelta(seconds=number),
             )
+    # No moves, so no record: nothing for the bot runner of a live test server to analyse.
+    GameAnalysis.objects.create(game=game, version=VERSION, data=None, seconds=0.0)
     return game

@@ -2,7 +2,6 @@
 with the buttons and the arrow keys, on a desktop and on a phone (screenshots)."""
 
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import Client
@@ -34,26 +33,20 @@ def face_down_cells(page) -> int:
 
 
 def three_player_game(django_user_model):
-    """A finished game of alice, bob and carol, the same every run. Played in a thread: the
-    services publish with async_to_sync, which refuses Playwright's event loop thread."""
-
-    def play():
-        users = [
-            django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
-            for name in ("alice", "bob", "carol")
-        ]
-        original = services.secrets.randbits
-        services.secrets.randbits = random.Random(4).getrandbits
-        try:
-            game = start_game(*users, end_score=100)
-            play_to_end(game, users, seed=2)
-        finally:
-            services.secrets.randbits = original
-        game.refresh_from_db()
-        return game, users
-
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(play).result()
+    """A finished game of alice, bob and carol, the same every run."""
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("alice", "bob", "carol")
+    ]
+    original = services.secrets.randbits
+    services.secrets.randbits = random.Random(4).getrandbits
+    try:
+        game = start_game(*users, end_score=100)
+        play_to_end(game, users, seed=2)
+    finally:
+        services.secrets.randbits = original
+    game.refresh_from_db()
+    return game, users
 
 
 def test_replay_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
