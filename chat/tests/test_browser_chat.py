@@ -76,3 +76,27 @@ def test_an_old_long_name_never_widens_a_phone_page(
         phone.wait_for_load_state()
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
         phone.screenshot(path=screenshot_dir / f"long-name-{shot}-phone.png", full_page=True)
+
+
+def test_a_message_too_long_is_refused_with_its_length_and_kept_to_shorten(
+    daphne_server, browser, alice, bob
+):
+    """A paste past 300 characters was cut by the field's maxlength without a word: the whole
+    text now goes, the refusal says the limit and its length, and the text comes back."""
+    game = start_game(alice, bob)
+    page = page_of(browser, daphne_server, alice, DESKTOP)
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.wait_for_selector('#conn[data-state="open"]')
+    long = " ".join(["Skyjo"] * 70)  # 419 characters
+    field = page.get_by_label("Message")
+    field.fill(long)
+    page.get_by_role("button", name="Send").click()
+    flash = page.locator('#chat-flash[data-code="chat_too_long"]')
+    flash.wait_for()
+    assert flash.inner_text() == "A message may hold at most 300 characters (yours has 419)."
+    assert field.input_value() == long
+    field.fill("Good luck!")
+    page.get_by_role("button", name="Send").click()
+    page.locator("#chat-log-players .chat-msg").last.get_by_text("Good luck!").wait_for()
+    assert field.input_value() == "" and flash.count() == 0
+    assert list(Message.objects.values_list("text", flat=True)) == ["Good luck!"]

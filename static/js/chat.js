@@ -25,19 +25,31 @@
 
   document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; });
   document.addEventListener("htmx:wsClose", function () { socket = null; });
+  // What was typed and sent last: a refusal (too long, too many) gives it back to the field,
+  // for the player to shorten or send again. The field has no maxlength: a paste past it was
+  // cut without a word.
+  var unsent = null;
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     if ((e.detail.message || "").indexOf("chat-") >= 0) scrollDown();
+    var input = document.getElementById("chat-input"), refused = document.getElementById("chat-flash");
+    if (unsent !== null && input && !input.value && refused && refused.dataset.code) {
+      input.value = unsent;
+      unsent = null;
+    }
   });
   document.addEventListener("submit", function (e) {
     var form = e.target.closest("[data-chat-form]");
     if (!form) return;
     e.preventDefault();
     var input = form.querySelector("input[name=chat]");
-    if (input && input.value.trim() && send({ chat: input.value })) input.value = "";
+    if (input && input.value.trim() && send({ chat: input.value })) {
+      unsent = input.value;
+      input.value = "";
+    }
   });
   document.addEventListener("click", function (e) {
     var b = e.target.closest("[data-chat-quick]");
-    if (b) send({ quick: b.dataset.chatQuick });
+    if (b && send({ quick: b.dataset.chatQuick })) unsent = null;
   });
   document.addEventListener("DOMContentLoaded", scrollDown);
 })();
