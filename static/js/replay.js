@@ -12,7 +12,11 @@
     var link = KEYS[e.key] && document.getElementById(KEYS[e.key]);
     if (!link) return;
     e.preventDefault();
-    if (link.getAttribute("aria-disabled") !== "true") link.click();
+    if (link.getAttribute("aria-disabled") === "true") return;
+    // A key pressed just after a step's answer is swapped in, before htmx has settled it,
+    // found a plain link: the whole page loaded again. Processing it now is what settling does.
+    if (window.htmx) window.htmx.process(link);
+    link.click();
   });
 
   function showCurrent() {

@@ -6,6 +6,7 @@ import random
 import pytest
 from django.test import Client
 
+from analysis.services import analysis_compute
 from conftest import PASSWORD
 from games import engine, services
 from games.tests.helpers import play_to_end, start_game
@@ -122,6 +123,7 @@ def test_a_step_leaves_the_move_list_in_place_and_marks_its_move(
     highlight and aria-current."""
     base = daphne_server
     game, users = three_player_game(django_user_model)
+    analysis_compute(game_id=game.pk)  # before the live server's runner: the list stays "ready"
     last = len(list(engine.iter_positions(game.record))) - 1
     context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -149,8 +151,17 @@ def test_a_step_leaves_the_move_list_in_place_and_marks_its_move(
     assert '<li class="move' not in answer.value.text()
     assert page.locator("#moves").get_attribute("data-first") == "1"
     assert page.locator("#moves .move").count() == last + 1
+    # Keys pressed as soon as each step is in the address bar: still steps, no page loads
+    # (a key just after a swap, before htmx settled it, found a plain link).
+    loads = []
+    page.on("request", lambda r: loads.append(r.url) if r.resource_type == "document" else None)
+    for step in range(12, 20):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(f"**/replay/?step={step}")
+    assert shows(19) and loads == []
     page.keyboard.press("End")
     assert shows(last)
+    assert loads == []
     page.locator('#moves .move[value="3"] a').click()
     assert shows(3)
     assert page.locator("#moves").get_attribute("data-first") == "1"
