@@ -36,8 +36,14 @@ class Lobby(models.Model):
         CLOSED = "closed", "Closed"
 
     name = models.CharField(max_length=60)
+    # A deleted account leaves its open lobbies first (games.signals); the lobbies where games
+    # were played keep them, host or none.
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_lobbies"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_lobbies",
     )
     seat_count = models.PositiveSmallIntegerField(
         default=4, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
