@@ -33,13 +33,12 @@ from django.utils import timezone
 
 from analysis.services import analysis_tick
 from games import clock, engine, moderation, presence, services
-from games.bots import get_bot
+from games.bots import AWAY_LEVEL, get_bot
 from games.errors import DATABASE_DOWN, ServiceError, one_line
 from games.models import Game
 
 log = logging.getLogger(__name__)
 
-AWAY_LEVEL = "medium"
 BATCH = 20
 RETRY = 5
 ATTEMPTS = 3

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import short_name
 from games import clock, compiled, engine, movelog, presence, publish, ratings, selectors
-from games.bots import LEVEL_LABELS, LEVELS
+from games.bots import AWAY_LEVEL, LEVEL_LABELS, LEVELS
 from games.errors import (
     BadRequest,
     EndingChanged,
@@ -419,7 +419,10 @@ def game_rematch(*, game_id: int, user) -> Game:
         if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
             raise LobbyClosed()
         _check_tables(user)
-        players = [(p.user, p.bot_level) for p in game.players.select_related("user")]
+        players = [  # a deleted account's seat: a bot, as it was in this game
+            (p.user, p.bot_level or ("" if p.user_id else AWAY_LEVEL))
+            for p in game.players.select_related("user")
+        ]
         new = _create_game(lobby, players)
         game.rematch = new
         game.version += 1

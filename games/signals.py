@@ -3,6 +3,8 @@
 lobbies where games were played keep them (``Lobby.host`` is set to none): the other players'
 histories, statistics and replays are theirs."""
 
+import contextlib
+
 from django.db.models.signals import pre_delete
 
 from accounts.models import User
@@ -19,7 +21,6 @@ def connect() -> None:
 def leave_open_lobbies(sender, instance, **kwargs) -> None:
     seated = Seat.objects.filter(user=instance, lobby__status=Lobby.Status.OPEN)
     for lobby_id in seated.values_list("lobby_id", flat=True):
-        try:
+        # Started or closed meanwhile: its games stay as they are.
+        with contextlib.suppress(ServiceError):
             services.lobby_leave(lobby_id=lobby_id, user=instance)
-        except ServiceError:  # started or closed meanwhile: its games stay as they are
-            pass

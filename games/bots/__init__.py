@@ -19,6 +19,8 @@ from games.engine import Action, View
 
 LEVELS = ("easy", "medium", "strong")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "strong": "Strong"}
+# Plays a human seat whose player is away or out of time, or whose account was deleted.
+AWAY_LEVEL = "medium"
 
 
 class Bot(Protocol):

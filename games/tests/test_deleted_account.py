@@ -69,3 +69,14 @@ def test_an_open_lobby_a_deleted_host_sat_alone_at_closes(alice):
     alice.delete()
     lobby.refresh_from_db()
     assert lobby.status == Lobby.Status.CLOSED and lobby.host_id is None
+
+
+def test_a_rematch_plays_a_deleted_players_seat_with_the_medium_bot(alice, bob):
+    """As the game it follows did: the seat was made a human one with no account and the name
+    " bot 1"."""
+    finished = start_game(alice, bob, end_score=30)
+    play_to_end(finished, [alice, bob], seed=1)
+    alice.delete()
+    new = services.game_rematch(game_id=finished.pk, user=bob)
+    seats = [(p.seat, p.user_id, p.bot_level, p.name) for p in new.players.order_by("seat")]
+    assert seats == [(0, None, "medium", "Medium bot 1"), (1, bob.pk, "", "bob")]
