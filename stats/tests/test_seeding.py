@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from games import engine
-from games.models import Game, GamePlayer, Round
+from games.models import Game, GamePlayer, Lobby, Round
 from stats.models import GameResult, RatingChange, RoundResult
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,6 @@ def test_every_seeded_game_replays_to_its_stored_scores():
 
 def test_the_same_seed_gives_the_same_games(django_user_model):
     first = seeded(5)
-    for model in (Game, django_user_model):
+    for model in (Lobby, django_user_model):  # a lobby goes with its games
         model.objects.all().delete()
     assert seeded(5) == first
