@@ -150,3 +150,26 @@ class SettingsForm(forms.ModelForm):
         if email and others.filter(email__iexact=email).exists():
             raise forms.ValidationError(_("An account with this e-mail address already exists."))
         return email
+
+
+class AccountDeleteForm(forms.Form):
+    """The confirmation of the deletion of one's own account: the password, as a session left
+    open on a shared computer must not be enough."""
+
+    password = forms.CharField(
+        label=_("Current password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password: nothing was deleted."), code="password_incorrect"
+            )
+        return password

@@ -8,6 +8,7 @@ app_name = "accounts"
 urlpatterns = [
     path("accounts/register/", views.register, name="register"),
     path("accounts/settings/", views.settings_view, name="settings"),
+    path("accounts/delete/", views.account_delete, name="delete"),
     path("u/<str:username>/", stats_views.profile, name="profile"),
     path("players/", stats_views.leaderboard, name="leaderboard"),
 ]

@@ -2,7 +2,7 @@ import logging
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.mail import send_mail
@@ -10,8 +10,15 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
-from accounts.forms import PasswordChangeOnlyForm, RegistrationForm, SettingsForm
+from accounts import deletion
+from accounts.forms import (
+    AccountDeleteForm,
+    PasswordChangeOnlyForm,
+    RegistrationForm,
+    SettingsForm,
+)
 from skyjo_site import ratelimit
 from skyjo_site.redirects import local_url
 
@@ -141,3 +148,22 @@ password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo
 password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")(
     auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm)
 )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")
+def account_delete(request):
+    """Delete one's own account, with one's password (accounts.deletion says what goes and what
+    stays). The tries count with the password changes' (SKYJO_RATELIMIT_PASSWORD): a session
+    left open could otherwise guess the password here."""
+    user = request.user
+    if not deletion.may_delete_self(user):
+        return render(request, "accounts/delete.html", {"staff": True}, status=403)
+    form = AccountDeleteForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        logout(request)
+        deletion.account_delete(user)
+        messages.success(request, _("Your account is deleted. Thank you for playing!"))
+        return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})
