@@ -114,6 +114,7 @@ def test_every_page_passes_axe_and_a_turn_is_played_by_keyboard(
         ("/u/alice/", "profile"),
         ("/accounts/settings/", "settings"),
         ("/accounts/password_change/", "password-change"),
+        ("/accounts/delete/", "delete-account"),
         ("/report/player/bob/", "report"),
         ("/games/999999/", "not-found"),
         ("/moderation/", "forbidden"),
