@@ -10,6 +10,7 @@ from django.contrib.auth.forms import (
 from django.contrib.auth.hashers import check_password
 from django.utils.translation import gettext_lazy as _
 
+from accounts.deletion import name_left_in_games
 from accounts.models import User
 from accounts.names import NAME_MAX, NAME_MIN, validate_player_name
 from accounts.services import ban_in_force, ban_message
@@ -41,7 +42,13 @@ class RegistrationForm(UserCreationForm):
 
     def clean_username(self):
         validate_player_name(self.cleaned_data.get("username") or "")
-        return super().clean_username()
+        username = super().clean_username()
+        if name_left_in_games(username):
+            raise forms.ValidationError(
+                _("A deleted account played under this name, and its games still show it."),
+                code="unique",
+            )
+        return username
 
     def clean_email(self):
         email = self.cleaned_data["email"].strip()

@@ -71,3 +71,31 @@ def test_a_staff_account_is_deleted_in_the_admin_only(client, alice):
 def test_logged_out_it_asks_to_log_in(client):
     response = client.get(URL)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_the_name_stays_taken_while_a_game_shows_it(client, alice, bob):
+    """Someone registering "alice" again would pass for her in her games' pages and replays."""
+    game = start_game(alice, bob, end_score=30)
+    play_to_end(game, [alice, bob], seed=1)
+    alice.delete()
+    form = {
+        "email": "new@example.com",
+        "password1": "horse-battery-99",
+        "password2": "horse-battery-99",
+    }
+    for name in ("alice", "ALICE"):
+        page = client.post(reverse("accounts:register"), {**form, "username": name})
+        assert page.status_code == 200
+        assert "A deleted account played under this name" in page.content.decode()
+    assert not get_user_model().objects.filter(username__iexact="alice").exists()
+
+
+def test_a_name_no_game_shows_is_free_again(client, alice):
+    alice.delete()
+    form = {
+        "email": "new@example.com",
+        "password1": "horse-battery-99",
+        "password2": "horse-battery-99",
+    }
+    client.post(reverse("accounts:register"), {**form, "username": "alice"})
+    assert get_user_model().objects.filter(username="alice").exists()
