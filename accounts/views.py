@@ -43,17 +43,18 @@ def register(request):
         return redirect(next_page or "home")
     form = RegistrationForm(request.POST or None)
     if request.method == "POST":
-        used = ratelimit.count(
-            request, "SKYJO_RATELIMIT_REGISTER", key="ip", group="skyjo.register"
-        )
-        if used and used["should_limit"]:
-            ratelimit.log_limited(request)
-            count, per = ratelimit.window("SKYJO_RATELIMIT_REGISTER")
-            limited = _(
+        limited = ratelimit.refusal(
+            request,
+            "SKYJO_RATELIMIT_REGISTER",
+            _(
                 "Too many accounts were registered from your address: at most %(count)s "
                 "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
                 "password again)."
-            ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
+            ),
+            key="ip",
+            group="skyjo.register",
+        )
+        if limited:
             context = {"form": form, "limited": limited, "next": next_page}
             return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
@@ -75,15 +76,18 @@ def _email_limited(request):
     user), else ``None``. Whether an address is taken is what a change tells ("already
     exists"): unlimited, it was a way to test a list of addresses. Nothing is saved, and the
     form is not checked, so that the answer tells nothing of the address typed."""
-    used = ratelimit.count(request, "SKYJO_RATELIMIT_EMAIL", key="user", group="skyjo.email")
-    if not used or not used["should_limit"]:
+    limited = ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_EMAIL",
+        _(
+            "Nothing was saved: your e-mail address may be changed at most %(count)s times "
+            "%(per)s. Try again in %(wait)s."
+        ),
+        key="user",
+        group="skyjo.email",
+    )
+    if limited is None:
         return None
-    ratelimit.log_limited(request)
-    count, per = ratelimit.window("SKYJO_RATELIMIT_EMAIL")
-    limited = _(
-        "Nothing was saved: your e-mail address may be changed at most %(count)s times "
-        "%(per)s. Try again in %(wait)s."
-    ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
     context = {"form": SettingsForm(instance=request.user), "limited": limited}
     return render(request, "accounts/settings.html", context, status=429)
 

@@ -169,17 +169,19 @@ def _move_list_limited(request):
     many games and languages, each a miss of the cache, would keep a process busy. A list
     rendered once is served from the cache, uncounted. An htmx step (a list dropped from the
     cache since) loads the page, which says why."""
-    used = ratelimit.count(
-        request, "SKYJO_RATELIMIT_REPLAY", key="user", group="skyjo.replay", method="GET"
+    message = ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_REPLAY",
+        _(
+            "You opened many replays in a short time: at most %(count)s %(per)s. Try again in "
+            "%(wait)s; the replays you opened last still open."
+        ),
+        key="user",
+        group="skyjo.replay",
+        method="GET",
     )
-    if not used or not used["should_limit"]:
+    if message is None:
         return None
-    ratelimit.log_limited(request)
-    count, per = ratelimit.window("SKYJO_RATELIMIT_REPLAY")
-    message = _(
-        "You opened many replays in a short time: at most %(count)s %(per)s. Try again in "
-        "%(wait)s; the replays you opened last still open."
-    ) % {"count": count, "per": per, "wait": ratelimit.wait_text(used["time_left"])}
     response = render(request, "ratelimited.html", {"message": message}, status=429)
     if request.htmx:
         response["HX-Refresh"] = "true"

@@ -8,7 +8,8 @@
   is left to django-axes.
 - ``ratelimited``: HTTP 429, a page extending base.html, or the flash fragment for htmx.
 - ``count(request, setting, ...)``: for a view that answers a limit itself (registration keeps
-  the form and says the limit and its window): the request counted, and whether it is over.
+  the form and says the limit and its window): the request counted, and whether it is over;
+  ``refusal(...)`` counts it and words the answer.
 
 Limits, keys and settings: docs/configuration.md.
 """
@@ -52,6 +53,20 @@ def count(request, setting: str, *, key: str, group: str, method: str = "POST") 
     return get_usage(
         request, group=group, key=key, rate=setting_rate(setting), method=method, increment=True
     )
+
+
+def refusal(
+    request, setting: str, text: str, *, key: str, group: str, method: str = "POST"
+) -> str | None:
+    """Count this request against ``settings.<setting>``: under the limit (or with limits off)
+    ``None``; over it, the refusal for people, logged: ``text`` with ``%(count)s``,
+    ``%(per)s`` (the limit: "at most 5 an hour") and ``%(wait)s`` (until its window ends)."""
+    used = count(request, setting, key=key, group=group, method=method)
+    if not used or not used["should_limit"]:
+        return None
+    log_limited(request)
+    limit, per = window(setting)
+    return text % {"count": limit, "per": per, "wait": wait_text(used["time_left"])}
 
 
 def duration(seconds: int) -> str:
