@@ -80,3 +80,17 @@ def test_a_rematch_plays_a_deleted_players_seat_with_the_medium_bot(alice, bob):
     new = services.game_rematch(game_id=finished.pk, user=bob)
     seats = [(p.seat, p.user_id, p.bot_level, p.name) for p in new.players.order_by("seat")]
     assert seats == [(0, None, "medium", "Medium bot 1"), (1, bob.pk, "", "bob")]
+
+
+def test_the_admin_deletes_an_account_seated_at_an_open_lobby(
+    admin_client, alice, bob, django_user_model
+):
+    """Through the admin's own confirmation page, as a superuser does it."""
+    lobby = services.lobby_create(host=alice, name="Alice's table", seat_count=2, end_score=50)
+    services.lobby_join(lobby_id=lobby.pk, user=bob)
+    url = reverse("admin:accounts_user_delete", args=[alice.pk])
+    assert admin_client.get(url).status_code == 200
+    assert admin_client.post(url, {"post": "yes"}).status_code == 302
+    assert not django_user_model.objects.filter(pk=alice.pk).exists()
+    lobby.refresh_from_db()
+    assert lobby.status == Lobby.Status.OPEN and lobby.host_id == bob.pk
