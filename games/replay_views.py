@@ -1,15 +1,17 @@
 """The replay of a game that is over, step by step, like lichess's analysis board.
 
-Every step shows the spectator view of that moment (``engine.iter_positions``): a face-down card
+Every step shows the spectator view of that moment (``engine.position_at``): a face-down card
 stays face down even though the record is public once the game is over. ``?step=N`` picks the
 step (out of range: clamped to the first or last; not a whole number: 400). An htmx request gets
 only the ``replay-body`` fragment (board, navigation and move list), any other the whole page.
 
-A game that is over never changes, so its move list (every step in words, with the analysis'
-notes) is rendered once per language and state of the analysis in a process (``_move_lists``),
-and a step walks the record only up to itself: every step (an htmx request per arrow key)
-walked the whole record and rendered the whole list again, most of a second of CPU for a long
-game, which anyone logged in could ask for in a loop.
+A game that is over never changes, so its record is assembled once per process
+(``records.finished_record``) and its move list (every step in words, with the analysis' notes)
+rendered once per language and state of the analysis (``_move_lists``); a step walks the record
+up to itself without describing the steps before. Rendering a list is the costly part (a
+quarter of a second of CPU for a long game): a user's renders are limited
+(SKYJO_RATELIMIT_REPLAY). A step asked for by the page's own links leaves the list the page
+shows in place (``MOVES_HEADER``). Figures: docs/performance.md, "the cost of a replay".
 """
 
 import re
@@ -159,7 +161,7 @@ def game_replay(request, game_id: int):
     context.update(analysis, moves_html=moves_html)
     template = "games/replay.html#replay-body" if fragment else "games/replay.html"
     response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
+    patch_vary_headers(response, ("HX-Request", MOVES_HEADER))
     return response
 
 
