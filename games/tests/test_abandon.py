@@ -231,7 +231,8 @@ def test_ended_before_any_move_of_their_own_it_counts_nowhere(alice):
 
 
 def test_the_rounds_scored_before_count_and_the_player_is_last_whatever_the_totals(alice):
-    game = services.bot_game_create(user=alice, bots=1)
+    # End score 1000: a first round of random steps can pass 100 (72 doubled), ending the game.
+    game = services.bot_game_create(user=alice, bots=1, end_score=1000)
     play_a_round(game, alice)
     services.game_abandon(game_id=game.pk, user=alice)
     rounds = RoundResult.objects.filter(game=game, user=alice)

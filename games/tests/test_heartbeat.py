@@ -65,6 +65,9 @@ async def test_a_lost_group_message_is_recovered_by_the_heartbeat(
     assert drop_next_game_update == [1]  # nobody was told
     for comm in sockets:
         frame = await comm.receive_from(timeout=5)
+        while "heartbeat" in frame and "board" not in frame:  # sent before the move was saved
+            assert re.search(r'"version": 0|data-version="0"', frame), frame
+            frame = await comm.receive_from(timeout=5)
         if fmt == "json":
             assert '"version": 1' in frame and '"players"' in frame, frame
         else:
