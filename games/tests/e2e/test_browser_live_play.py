@@ -42,6 +42,7 @@ def test_a_lost_network_is_shown_and_the_page_connects_again_when_it_is_back(
     context.set_offline(True)
     # The socket may stay open in the browser's eyes, but nothing goes through: not "live".
     page.locator('#conn[data-state="closed"]').wait_for()
+    assert opacity(page, "#cell-0-0") == "0.55"  # playable, but not now: it looks it
     page.locator("#cell-0-0").click()
     page.locator("#flash[data-shown]").wait_for()
     assert "Not connected" in page.locator("#flash").inner_text()
@@ -51,6 +52,7 @@ def test_a_lost_network_is_shown_and_the_page_connects_again_when_it_is_back(
 
     context.set_offline(False)
     page.locator('#conn[data-state="open"]').wait_for()
+    assert opacity(page, "#cell-0-0") == "1"
     page.locator("#cell-0-0").click()
     page.locator('#board[data-version="1"]').wait_for(state="attached")
     game.refresh_from_db()
@@ -182,3 +184,7 @@ def test_a_page_whose_session_ended_while_its_socket_was_down_shows_the_log_in(
     context.set_offline(False)
     page.wait_for_url(re.compile(r"/accounts/login/"), timeout=30_000)
     context.close()
+
+
+def opacity(page, selector: str) -> str:
+    return page.evaluate(f"getComputedStyle(document.querySelector('{selector}')).opacity")
