@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.views import NEW_PLAYER
-from games import rendering, selectors, services
+from games import records, rendering, selectors, services
 from games.bots import LEVELS
 from games.errors import NotAPlayer, NotFound, ServiceError
 from games.labels import BOT_LEVEL_LABELS
@@ -363,7 +363,7 @@ def game_record_json(request, game_id: int):
             },
             status=403,
         )
-    response = JsonResponse(game.record)
+    response = JsonResponse(records.finished_record(game))
     response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
     return response
 

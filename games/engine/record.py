@@ -121,17 +121,17 @@ def position_at(data: object, step: int, *, seed: int | None = None) -> Position
     if step < 0:
         raise IndexError(f"step {step} is before the first")
     before: dict = {}
-    walked = [-1]  # the index of the step last yielded
+    walked = -1  # the index of the step last yielded
 
     def remember(game: Game, seat: int, action: Action) -> None:
-        if walked[0] + 1 == step:
+        if walked + 1 == step:
             before.update(_before(game, seat))
 
     for index, (game, seat, action) in enumerate(_walk(data, seed, before=remember)):
         if index == step:
             return _spectator_position(index, game, seat, action, before)
-        walked[0] = index
-    raise IndexError(f"step {step} is past the last ({walked[0]})")
+        walked = index
+    raise IndexError(f"step {step} is past the last ({walked})")
 
 
 def _before(game: Game, seat: int) -> dict:
