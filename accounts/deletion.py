@@ -1,6 +1,6 @@
 """A player deletes their own account (the settings page's "Delete my account").
 
-What goes: the account (no log-in, its name free again), its rating and statistics page, its
+What goes: the account (no more log-in), its rating and statistics page, its
 chat messages, mutes and reports. What stays: the games it played, in the other players'
 histories, statistics and replays, under the name it played with (``GamePlayer.name``); its
 seat in a running game is played by the medium bot, and its open lobbies pass on as if it had
