@@ -86,7 +86,7 @@ def charlie(db, django_user_model):
 def _make_moderator(django_user_model, username):
     """A moderator: in the Moderators group (made anew: a transactional test's flush empties
     it), with ``is_staff``, as ``manage.py moderators --add`` makes one; no superuser."""
-    from moderation.roles import sync_group
+    from core.access import sync_group
 
     user = _make_user(django_user_model, username)
     user.groups.add(sync_group())
@@ -152,7 +152,9 @@ def _default_language():
 def _fresh_frame_caches():
     """The per-process caches of boards, controls, views and frames are keyed by game and
     version or game, which a rolled-back test may hand out again to another game."""
-    from games import presenters, records, rendering, replay_views
+    from games import records
+    from web.games import presenters, rendering
+    from web.games import replay as replay_views
 
     replay_views._move_lists.clear()
     records._finished.clear()

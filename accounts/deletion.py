@@ -6,7 +6,7 @@ histories, statistics and replays, under the name it played with (``GamePlayer.n
 seat in a running game is played by the medium bot, and its open lobbies pass on as if it had
 left them (``games.signals``). Its open sockets close (``moderation.signals``).
 
-Its name stays taken while a game shows it (``name_left_in_games``): someone registering it
+Its name stays taken while a game shows it (``games.selectors.name_left_in_games``): someone registering it
 later would pass for that player in those games' pages and replays.
 
 Staff accounts are deleted by a superuser in the admin: a moderator's audit log entries name
@@ -16,7 +16,6 @@ them, and the last superuser could otherwise lock everyone out of the admin.
 from django.db import transaction
 
 from accounts.models import User
-from games.models import GamePlayer
 
 
 def may_delete_self(user: User) -> bool:
@@ -27,9 +26,3 @@ def account_delete(user: User) -> None:
     """Delete ``user``'s account for good (the caller checked the password and the staff)."""
     with transaction.atomic():
         User.objects.get(pk=user.pk).delete()
-
-
-def name_left_in_games(name: str) -> bool:
-    """Whether a deleted account played under ``name`` (in any letter case)."""
-    seats = GamePlayer.objects.filter(user__isnull=True, bot_level="")
-    return seats.filter(name__iexact=name).exists()

@@ -3,7 +3,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 
-from accounts import sockets
+from accounts import access as sockets
 
 
 def shown_rating(mu: float, sigma: float) -> int:
@@ -50,7 +50,7 @@ class User(AbstractUser):
 
     def save(self, *args, **kwargs):
         # A new password ends every session of this player (Django checks the password's
-        # hash on each request): their open sockets close too (accounts.sockets).
+        # hash on each request): their open sockets close too (web.sockets.access).
         password_changed = self._password is not None and not self._state.adding
         super().save(*args, **kwargs)
         if password_changed:

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from analysis import worker
 from analysis.core import VERSION
 from analysis.models import GameAnalysis
-from games.errors import DATABASE_DOWN, one_line, shutting_down
+from core.errors import DATABASE_DOWN, one_line, shutting_down
 from games.models import Game
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ updates the game row. ``--tasks`` coroutines (one per game) make ``--moves`` mov
 ``--connections`` connections, driven by:
 
 - ``threads``: blocking psycopg calls on a pool of threads, one connection each (the site's
-  way: games.db_threads);
+  way: core.db);
 - ``pipeline``: the same, with each transaction's statements sent in psycopg's pipeline mode;
 - ``async``: psycopg's ``AsyncConnection`` on the loop itself;
 - ``blocking``: blocking psycopg calls on the loop's thread (the loop waits for every answer).

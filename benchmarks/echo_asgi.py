@@ -8,7 +8,7 @@ game logic: what a move costs on top of this is the project's own cost.
 
 Nor the database hop that channels 4.2+ makes before every handler of an async consumer
 (``close_old_connections`` on the database thread, ``AsyncConsumer.dispatch``): the echo has no
-database, and it dispatches as the site's consumers do (games.consumers.NoDatabaseHopConsumer).
+database, and it dispatches as the site's consumers do (web.sockets.game.NoDatabaseHopConsumer).
 """
 
 import json
@@ -22,7 +22,7 @@ django.setup()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from games.consumers import NoDatabaseHopConsumer  # noqa: E402
+from web.sockets.game import NoDatabaseHopConsumer  # noqa: E402
 
 
 def frame(version: int, size: int) -> str:

@@ -58,10 +58,10 @@ def make_pieces() -> dict:
     from django.db.models import F
     from django.test import Client
 
-    from accounts import sockets
     from accounts.models import User
     from games import presence, services
     from games.models import Game, Lobby
+    from web.sockets import access as sockets
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="x") for i in range(4)]
     lobby = services.lobby_create(host=users[0], name="bench", seat_count=4)
@@ -78,7 +78,7 @@ def make_pieces() -> dict:
         User.objects.filter(pk=users[0].pk).values("is_active", "is_banned", "password").first()
         store(session.session_key).load()
 
-    def access_check_one_statement():  # now: accounts.sockets.session_alive
+    def access_check_one_statement():  # now: web.sockets.access.session_alive
         assert sockets.session_alive(scope)
 
     def locks_lobby_game_players():  # before: lobby lock, game lock, players with lobby joined

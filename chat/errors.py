@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 
 class ChatError(ServiceError):

@@ -2,12 +2,12 @@
 
 Chat messages travel in the group of their game or lobby (games.publish) as ``chat.message``
 and ``chat.hidden``; a change of a reader's own settings (mutes, chat off) goes to that user's
-sockets (accounts.sockets.user_group) as ``chat.prefs``. Nothing here is rendered: each socket
-renders for its own reader (language, mutes, channel) in chat.sockets. A game move never
+sockets (accounts.access.user_group) as ``chat.prefs``. Nothing here is rendered: each socket
+renders for its own reader (language, mutes, channel) in web.sockets.chat. A game move never
 passes through here.
 """
 
-from accounts.sockets import user_group
+from accounts.access import user_group
 from games import publish as game_publish
 
 

@@ -31,7 +31,7 @@ def messages_for(
 ) -> list[Message]:
     """The last ``SHOWN`` messages of one channel of a game or lobby, oldest first, without
     hidden ones and those of players ``user`` muted. Who may read the channel is the caller's
-    check (chat.templatetags, chat.sockets)."""
+    check (chat.templatetags, web.sockets.chat)."""
     if muted is None:
         muted = muted_ids(user)
     where = {"game_id": game_id} if game_id is not None else {"lobby_id": lobby_id}

@@ -45,11 +45,11 @@ from chat.errors import (
 from chat.models import MAX_LENGTH, Message, Mute, Silence
 from chat.quick import QUICK, QUICK_ENGLISH
 from chat.selectors import active_silence
-from games.errors import NotFound
+from core.access import sees_private_games
+from core.errors import NotFound
+from core.text import has_nothing_to_see, one_line
 from games.models import Game, GamePlayer
 from games.selectors import lobby_for_user
-from moderation.roles import sees_private_games
-from skyjo_site.text import has_nothing_to_see, one_line
 
 
 def chat_post(
@@ -117,7 +117,7 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
 
 def _removed_from(lobby) -> list[int]:
     """Who the host removed from ``lobby`` if it is private (they may no longer read it): each
-    message carries them, and their sockets close on it (chat.sockets), should they have
+    message carries them, and their sockets close on it (web.sockets.chat), should they have
     missed the lobby's own message of their removal. One query per post, none per reader."""
     if lobby is None or lobby.is_public:
         return []

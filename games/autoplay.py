@@ -32,9 +32,9 @@ from django.db import InterfaceError, OperationalError, close_old_connections, t
 from django.utils import timezone
 
 from analysis.services import analysis_tick
+from core.errors import DATABASE_DOWN, ServiceError, one_line
 from games import clock, engine, moderation, presence, services
 from games.bots import AWAY_LEVEL, get_bot
-from games.errors import DATABASE_DOWN, ServiceError, one_line
 from games.models import Game
 
 log = logging.getLogger(__name__)

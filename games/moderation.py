@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import NotFound
+from core.errors import NotFound
 from games.models import Game, Lobby
 from games.services import abort_game, announce_lobby
 

@@ -72,7 +72,7 @@ def seats_of(game) -> tuple[list, int]:
 def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tuple]:
     """Human seats with no game socket open that are not away yet, each with the moment the
     medium bot starts playing for them: ``(player, away_at)``. The table sees whom it waits
-    for (games.consumers pushes it when a seat's sockets open or close)."""
+    for (web.sockets.game pushes it when a seat's sockets open or close)."""
     waiting = []
     for player in players:
         if is_bot(player) or player.connections > 0:

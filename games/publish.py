@@ -4,7 +4,7 @@ A game message holds only public things: the spectator view (packed), the public
 (selectors.game_meta: the game, version, status, ready and away seats, rematch, the last
 moves and the turn clock) and the event. Nothing is rendered here: a
 socket that speaks HTML renders the board from the message (once per version and language in
-a process, games.rendering.board_for) and adds its own seat's private part (games.consumers).
+a process, web.games.rendering.board_for) and adds its own seat's private part (web.sockets.game).
 
 Sending never holds up the thread that called the service (which, in a consumer, is the one
 thread that makes every database call of the process): the message is handed to the event loop
@@ -25,8 +25,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
-from games import rendering
-from games.presenters import view_to_data
+from web.games import rendering
+from web.games.presenters import view_to_data
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +57,14 @@ def game_changed(public_view, meta: dict, event: dict) -> None:
 
 def presence_changed(game_id: int) -> None:
     """A player's game socket opened or closed: a hint, holding nothing, after which each
-    process reads once who the game waits for (games.consumers). Not versioned: a page reload
+    process reads once who the game waits for (web.sockets.game). Not versioned: a page reload
     must not make the other players' moves stale."""
     _send(game_group(game_id), {"type": "game.presence"})
 
 
 def lobby_changed(lobby_id: int) -> None:
     # ``change`` names this change: the sockets of a process read the lobby and render its page
-    # once for it per kind of viewer and language, the list once per language (games.consumers).
+    # once for it per kind of viewer and language, the list once per language (web.sockets.game).
     change = uuid.uuid4().hex
     _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id, "change": change})
     with translation.override(settings.LANGUAGE_CODE):

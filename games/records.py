@@ -5,8 +5,8 @@ part happens (games.models). This puts them back together, in the engine's own s
 (``engine.to_record`` of the same game played in one process gives the same dict).
 """
 
+from core.caches import BoundedCache
 from games import engine
-from games.bounded_cache import BoundedCache
 from games.models import Game, Move, Round
 
 # (game, status) -> the record of a game that is over. A long game's record is about a megabyte

@@ -7,10 +7,10 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.access import sees_private_games
+from core.errors import NotFound
 from games import clock, compiled, engine, presence
-from games.errors import NotFound
 from games.models import Game, GamePlayer, Lobby, Move, Seat
-from moderation.roles import sees_private_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,3 +236,9 @@ def game_version(game_id: int) -> int | None:
     socket reads it on its heartbeat: its SQL is built once (games.compiled)."""
     game = _VERSION.first(game_id)
     return None if game is None else game.version
+
+
+def name_left_in_games(name: str) -> bool:
+    """Whether a deleted account played under ``name`` (in any letter case)."""
+    seats = GamePlayer.objects.filter(user__isnull=True, bot_level="")
+    return seats.filter(name__iexact=name).exists()

@@ -27,9 +27,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import short_name
-from games import clock, compiled, engine, movelog, presence, publish, ratings, selectors
-from games.bots import AWAY_LEVEL, LEVEL_LABELS, LEVELS
-from games.errors import (
+from core.errors import (
     BadRequest,
     EndingChanged,
     GameOver,
@@ -50,6 +48,9 @@ from games.errors import (
     TooManyTables,
     WrongPhase,
 )
+from core.text import has_nothing_to_see, one_line
+from games import clock, compiled, engine, movelog, presence, publish, ratings, selectors
+from games.bots import AWAY_LEVEL, LEVEL_LABELS, LEVELS
 from games.labels import BOT_LEVEL_LABELS
 from games.models import (
     MAX_SEATS,
@@ -62,7 +63,6 @@ from games.models import (
     Round,
     Seat,
 )
-from skyjo_site.text import has_nothing_to_see, one_line
 from stats import recording as stats_recording
 
 MAX_NAME = 60
@@ -593,7 +593,7 @@ def _level_list():
 
 
 def _engine_error(exc: engine.EngineError) -> IllegalMove:
-    """The engine's English message; it is shown translated by its code (games.errors)."""
+    """The engine's English message; it is shown translated by its code (core.errors)."""
     message = str(exc)
     return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)
 

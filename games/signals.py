@@ -8,8 +8,8 @@ import contextlib
 from django.db.models.signals import pre_delete
 
 from accounts.models import User
+from core.errors import ServiceError
 from games import services
-from games.errors import ServiceError
 from games.models import Lobby, Seat
 
 

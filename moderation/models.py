@@ -3,7 +3,7 @@
 A ``Report`` names one target: a chat message, a player or a game; a reporter reports a target
 once. The ``AuditEntry`` rows are the record of every moderator action (who, what, whom, why,
 when): written by moderation.services in the transaction of the action, never changed or
-deleted afterwards. The permissions of the ``Moderators`` group (moderation.roles) are declared
+deleted afterwards. The permissions of the ``Moderators`` group (core.access) are declared
 here.
 """
 

@@ -7,9 +7,9 @@ from django.db.models import Count, Q
 
 from chat.models import Message
 from chat.selectors import active_silence
+from core.access import may_sanction
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
-from moderation.roles import may_sanction
 from stats.queries import recent_games
 
 QUEUE_SIZE = 50

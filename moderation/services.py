@@ -1,6 +1,6 @@
 """Every write of moderation: players' reports and moderators' actions.
 
-A moderator's action checks the moderator's permission (moderation.roles), runs in one
+A moderator's action checks the moderator's permission (core.access), runs in one
 transaction that locks in the site's one order (Lobby, then Game, then the rows below them;
 reports last), calls the service that owns the thing it changes (games.moderation for lobbies and
 games, accounts.services for bans, chat.services for messages and silences), writes one
@@ -9,7 +9,7 @@ commit: those services publish then (a stopped game's board, a closed lobby, a h
 gone from every open page) and a ban closes the player's open sockets.
 An action that changes nothing (a game already over, a player already unbanned) returns
 ``False`` and writes no entry. Only a superuser bans or silences a superuser or a moderator, or
-lifts their ban or silence (moderation.roles.may_sanction): a moderator gets ``BadRequest``.
+lifts their ban or silence (core.access.may_sanction): a moderator gets ``BadRequest``.
 """
 
 from datetime import datetime
@@ -23,12 +23,12 @@ from accounts import services as accounts_services
 from accounts.models import User
 from chat import services as chat_services
 from chat.models import Message
+from core.access import may_sanction, perm
+from core.errors import BadRequest, NotFound
 from games import moderation as games_moderation
 from games import selectors
-from games.errors import BadRequest, NotFound
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
-from moderation.roles import may_sanction, perm
 
 MAX_TEXT = Report._meta.get_field("text").max_length
 MAX_REASON = accounts_services.MAX_REASON

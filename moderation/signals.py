@@ -1,7 +1,7 @@
-"""A change of what a user may do closes their open sockets (accounts.sockets).
+"""A change of what a user may do closes their open sockets (web.sockets.access).
 
-A socket checks its user's access when it connects (games.consumers; a private game through
-moderation.roles.sees_private_games), and its user object keeps the permissions it read. So a
+A socket checks its user's access when it connects (web.sockets.game; a private game through
+core.access.sees_private_games), and its user object keeps the permissions it read. So a
 change of a user's groups or permissions, of a group's permissions, or a save that changes
 ``is_superuser`` or ``is_active`` closes that user's sockets once the transaction commits: they
 connect again and are checked anew. ``is_staff`` lets nobody see more (docs/moderation.md).
@@ -12,8 +12,8 @@ the heartbeat found the user gone.
 from django.contrib.auth.models import Group
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 
+from accounts.access import close_user_sockets
 from accounts.models import User
-from accounts.sockets import close_user_sockets
 
 ACCESS_FIELDS = ("is_superuser", "is_active")
 # pre_clear, not post_clear: from the group's or the permission's side, who loses it is known

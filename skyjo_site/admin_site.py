@@ -1,5 +1,5 @@
 """The admin site: Django's, but a staff member's own password change saves the password column
-alone (accounts.forms.PasswordOnlyMixin), as every other password form of the site does. Django's
+alone (web.accounts.forms.PasswordOnlyMixin), as every other password form of the site does. Django's
 page saves the whole user row, and would put back a rating or a ban written meanwhile."""
 
 from django.contrib.admin import AdminSite
@@ -7,7 +7,7 @@ from django.contrib.admin.forms import AdminPasswordChangeForm
 from django.contrib.auth.views import PasswordChangeView
 from django.urls import reverse
 
-from accounts.forms import PasswordOnlyMixin
+from web.accounts.forms import PasswordOnlyMixin
 
 
 class OwnPasswordChangeForm(PasswordOnlyMixin, AdminPasswordChangeForm):

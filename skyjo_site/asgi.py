@@ -19,9 +19,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games import autoplay  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
 from skyjo_site.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from skyjo_site.dbguard import RefuseWhileDatabaseDown  # noqa: E402
+from web.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 application = autoplay.AutoplayMiddleware(
     ProtocolTypeRouter(

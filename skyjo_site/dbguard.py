@@ -9,7 +9,7 @@ JSON clients connect again by themselves a moment later.
 
 import logging
 
-from games.errors import DATABASE_DOWN, one_line
+from core.errors import DATABASE_DOWN, one_line
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views import defaults
 
-from games.errors import DATABASE_DOWN
+from core.errors import DATABASE_DOWN
 
 RETRY_AFTER = 5  # seconds
 

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "stats",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -88,17 +89,17 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "accounts.middleware.BannedUserMiddleware",
-    "accounts.middleware.UserLanguageMiddleware",
+    "web.accounts.middleware.BannedUserMiddleware",
+    "web.accounts.middleware.UserLanguageMiddleware",
     "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "accounts.middleware.HtmxLoginRedirectMiddleware",
+    "web.accounts.middleware.HtmxLoginRedirectMiddleware",
     "skyjo_site.errorpages.NotFoundPageMiddleware",
     # After htmx (the 429 answer depends on request.htmx); django-ratelimit's middleware turns
     # the decorators' Ratelimited into RATELIMIT_VIEW, ours limits every other POST.
     "django_ratelimit.middleware.RatelimitMiddleware",
-    "skyjo_site.ratelimit.WriteRateLimitMiddleware",
+    "web.ratelimit.WriteRateLimitMiddleware",
     # Last, as django-axes asks.
     "axes.middleware.AxesMiddleware",
 ]
@@ -120,7 +121,7 @@ TEMPLATES = [
             ],
             # In every template: {{ name|player_name }} (the one way a player's name is shown,
             # accounts.names) and games' {{ name|player }}, {{ lobby.name|table }}.
-            "builtins": ["accounts.templatetags.names", "games.templatetags.skyjo_names"],
+            "builtins": ["web.templatetags.names", "web.templatetags.skyjo_names"],
         },
     },
 ]
@@ -136,7 +137,7 @@ if DATABASE_URL:
     # Connections are kept: opening one per call made PostgreSQL spend 45 ms of CPU per move
     # and cut a process's moves per second by half (docs/deployment.md). A kept connection may
     # have died with a database restart: it is checked before it is reused (once per request or
-    # consumer call; games.db_threads skips that check for one that answered a moment ago).
+    # consumer call; core.db skips that check for one that answered a moment ago).
     _conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     try:
         _db = dj_database_url.parse(
@@ -235,10 +236,10 @@ if not DATABASE_URL:
 # overwrite) X-Forwarded-For, set SKYJO_TRUSTED_PROXIES=N; 0 trusts no header.
 SKYJO_TRUSTED_PROXIES = env_int("SKYJO_TRUSTED_PROXIES", 0, minimum=0)
 
-# Rate limits (django-ratelimit for HTTP, games.ratelimit for the game and lobby sockets),
+# Rate limits (django-ratelimit for HTTP, core.token_bucket for the game and lobby sockets),
 # counted in the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
 RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
-RATELIMIT_VIEW = "skyjo_site.ratelimit.ratelimited"
+RATELIMIT_VIEW = "web.ratelimit.ratelimited"
 RATELIMIT_CACHE_PREFIX = "rl:"
 SKYJO_RATELIMIT_REGISTER = env_rate("SKYJO_RATELIMIT_REGISTER", "5/h")  # per address
 SKYJO_RATELIMIT_CREATE = env_rate("SKYJO_RATELIMIT_CREATE", "20/h")  # per user
@@ -264,10 +265,10 @@ SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
 SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
 # A game socket's frame is answered `busy` at once while a database call of the process has
 # waited SKYJO_SHED_AFTER seconds for a thread, or SKYJO_MAX_PENDING_FRAMES frames are in flight
-# (games.shedding, docs/protocol.md, docs/performance.md).
+# (web.sockets.shedding, docs/protocol.md, docs/performance.md).
 SKYJO_SHED_AFTER = env_float("SKYJO_SHED_AFTER", 0.5, minimum=0.01)
 SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 100, minimum=1)
-# Threads that make the sockets' database calls, each with its own connection (games.db_threads).
+# Threads that make the sockets' database calls, each with its own connection (core.db).
 # SQLite writes one transaction at a time: more threads there only wait in its busy handler,
 # which sleeps in steps of up to 100 ms (docs/performance.md, fifth sitting).
 SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum=1)
@@ -276,8 +277,8 @@ SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Before the password check (accounts.lockout: the brake on every log-in form).
-    "accounts.lockout.BrakeBackend",
+    # Before the password check (web.accounts.lockout: the brake on every log-in form).
+    "web.accounts.lockout.BrakeBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -290,15 +291,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins (accounts.lockout): django-axes locks a (username, address) pair, never a
+# Failed logins (web.accounts.lockout): django-axes locks a (username, address) pair, never a
 # username or an address alone (anyone could lock a victim out); the brake counts failures
 # per address across usernames, against a much higher rate.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
-AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
+AXES_LOCKOUT_CALLABLE = "web.accounts.lockout.lockout_response"
+AXES_USERNAME_CALLABLE = "web.accounts.lockout.axes_username"
 AXES_VERBOSE = False
 SKYJO_LOGIN_BRAKE = env_rate("SKYJO_LOGIN_BRAKE", "50/h")
 AXES_CLIENT_IP_CALLABLE = "skyjo_site.client_address.request_address"

@@ -10,11 +10,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import views as accounts_views
-from accounts.forms import LoginForm, PasswordSetForm
-from accounts.lockout import LoginView
-from games import views as games_views
-from skyjo_site import converters  # noqa: F401  (registers <id:...>, used by the apps' URLs)
+from web import converters  # noqa: F401  (registers <id:...>, used by the URLs)
+from web.accounts import views as accounts_views
+from web.accounts.forms import LoginForm, PasswordSetForm
+from web.accounts.lockout import LoginView
+from web.games import views as games_views
 
 urlpatterns = [
     path("", games_views.home, name="home"),
@@ -33,11 +33,11 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("accounts.urls")),
-    path("", include("chat.urls")),
-    path("", include("games.urls")),
-    path("", include("moderation.urls")),
-    path("", include("analysis.urls")),
+    path("", include("web.accounts.urls")),
+    path("", include("web.chat.urls")),
+    path("", include("web.games.urls")),
+    path("", include("web.moderation.urls")),
+    path("", include("web.analysis.urls")),
 ]
 
 handler500 = "skyjo_site.errorpages.server_error"

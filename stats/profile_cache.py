@@ -46,7 +46,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from moderation.roles import sees_private_games
+from core.access import sees_private_games
 from stats import queries
 from stats.models import GameResult, ProfileVersion
 from stats.queries import Profile

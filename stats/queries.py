@@ -11,7 +11,7 @@ window function.
 
 A private game exists only for its players: it counts in a profile's figures, rating chart
 and history only when the ``viewer`` played in it, or is a moderator
-(moderation.roles.sees_private_games). No viewer: public games only.
+(core.access.sees_private_games). No viewer: public games only.
 """
 
 from dataclasses import dataclass, field
@@ -40,8 +40,8 @@ from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from core.access import sees_private_games
 from games.models import GamePlayer
-from moderation.roles import sees_private_games
 from stats.models import GameResult, RatingChange, RoundResult
 
 RECENT_GAMES = 20

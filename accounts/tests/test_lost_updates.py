@@ -9,10 +9,10 @@ from django.contrib.auth import forms as auth_forms
 from django.test import Client
 from django.urls import reverse
 
-from accounts import forms
 from accounts.models import User
 from conftest import PASSWORD
 from games import ratings
+from web.accounts import forms
 
 pytestmark = pytest.mark.django_db
 
@@ -254,7 +254,7 @@ def test_an_admin_edit_keeps_a_log_in_made_while_the_page_was_open(root_client, 
 
 
 def test_an_admin_edit_keeps_groups_given_while_the_page_was_open(root_client, alice):
-    from moderation.roles import sync_group
+    from core.access import sync_group
 
     url = reverse("admin:accounts_user_change", args=[alice.pk])
     data = rendered_form(root_client.get(url))

@@ -1,7 +1,7 @@
 """A visitor who is not logged in, and a banned player, change nothing over HTTP: every route
 of the URL conf is tried (GET and POST, with the ids of a real lobby, game, message and player),
 and afterwards every table a player can write is as it was. The visitor is sent to log in (or
-refused); the banned player is logged out on the spot (accounts.middleware)."""
+refused); the banned player is logged out on the spot (web.accounts.middleware)."""
 
 import pytest
 from django.contrib.auth import get_user_model

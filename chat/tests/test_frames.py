@@ -2,9 +2,8 @@
 
 import pytest
 
-from chat import frames as chat_frames
-from games import frames
-from games.errors import BadRequest
+from core.errors import BadRequest
+from web.sockets import chat_frames, frames
 
 
 @pytest.mark.parametrize(
@@ -30,7 +29,7 @@ def test_bad_chat_frames_are_refused(text):
 
 def test_a_move_frame_never_asks_the_chat(monkeypatch):
     def boom(data):
-        raise AssertionError("a move frame reached chat.frames")
+        raise AssertionError("a move frame reached web.sockets.chat_frames")
 
     monkeypatch.setattr(chat_frames, "is_chat", boom)
     for text in ('{"reveal": 3, "version": 0}', '{"take": "deck", "version": 2}', '{"sync": true}'):

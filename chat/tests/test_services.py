@@ -15,8 +15,8 @@ from chat.errors import (
     ChatTooLong,
 )
 from chat.models import Message
+from core.errors import NotFound
 from games import services as game_services
-from games.errors import NotFound
 from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.django_db

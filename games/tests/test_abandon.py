@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import EndingChanged, GameOver, NotAPlayer, NotYoursToEnd, TooManyTables
 from games import autoplay, services
-from games.errors import EndingChanged, GameOver, NotAPlayer, NotYoursToEnd, TooManyTables
 from games.models import Game, Lobby
 from games.tests.helpers import play_to_end, restore, start_game
 from games.tests.ws import db, game_socket, receive_json

@@ -2,8 +2,8 @@
 
 import pytest
 
+from core.errors import BadRequest, LobbyFull, LobbyNotOpen, NotHost
 from games import services
-from games.errors import BadRequest, LobbyFull, LobbyNotOpen, NotHost
 from games.models import Game, GamePlayer, Lobby
 
 pytestmark = pytest.mark.django_db

@@ -98,7 +98,7 @@ async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches
     every change (its queries too): one player adding and removing a bot in their lobby, once
     a second, cost a render a second per such watcher. Now once per change and language in a
     process, shared by the sockets that speak it."""
-    from games import rendering
+    from web.games import rendering
 
     watchers = []
     for n in range(6):
@@ -133,7 +133,7 @@ async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bo
     host adding and removing a bot cost a render (and its queries) per watcher. Now once per
     change, language and kind of viewer in a process; each socket still gets exactly the page
     its user would get on connecting (host controls to the host only, its own CSRF token)."""
-    from games import consumers
+    from web.sockets import game as consumers
 
     lobby = await db(services.lobby_create)(host=alice, name="T", seat_count=4)
     await db(services.lobby_join)(lobby_id=lobby.pk, user=bob)

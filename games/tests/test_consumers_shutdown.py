@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import SyncToAsync
 
-from games import db_threads, publish
+from core import db as db_threads
+from games import publish
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from accounts.models import User
-from games import db_threads
+from core import db as db_threads
 
 
 def test_the_pool_forgets_calls_taken_or_cancelled():

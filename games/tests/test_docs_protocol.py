@@ -1,6 +1,6 @@
 """docs/protocol.md lists every close code, error code and JSON frame the sockets send.
 
-Read from the code: the close codes are those of games.close_codes, the error codes
+Read from the code: the close codes are those of core.close_codes, the error codes
 those of the errors a socket may answer with, the frames every ``json.dumps({...})`` of the
 consumers. A new one fails here until the protocol has it, and a row the code no longer has
 fails too.
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from chat import errors as chat_errors
-from games import close_codes as codes
-from games import errors
+from core import close_codes as codes
+from core import errors
 from games.engine import errors as engine_errors
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import engine, movelog, rendering
+from games import engine, movelog
+from web.games import rendering
 
 
 def _step(game: engine.Game) -> None:

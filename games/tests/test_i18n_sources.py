@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from games import errors
+from core import errors
 
 BASE = Path(settings.BASE_DIR)
 SKIP = re.compile(

@@ -13,8 +13,8 @@ import time
 import pytest
 from django.db import connection, connections, transaction
 
+from core.errors import GameOver, ServiceError
 from games import engine, moderation, services
-from games.errors import GameOver, ServiceError
 from games.models import Game, Lobby, Move
 from games.tests.helpers import start_game
 

@@ -6,9 +6,10 @@ import re
 import pytest
 from django.utils import translation
 
-from games import movelog, rendering, selectors, services
+from games import movelog, selectors, services
 from games.models import Game
 from games.tests.helpers import restore, reveal_all, start_game
+from web.games import rendering
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.defaults import permission_denied
 
-from games import engine, rendering, services
-from games.views import _lobby_context
+from games import engine, services
+from web.games import rendering
+from web.games.views import _lobby_context
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Who the table waits for: a socket that asks for presence frames (``presence=1``) hears when
 another player's last socket closes or their first opens, at once and without a new version
-(games.presence_frames, docs/protocol.md "Bots and presence")."""
+(web.sockets.presence_frames, docs/protocol.md "Bots and presence")."""
 
 import asyncio
 import json
@@ -10,10 +10,11 @@ import time
 import pytest
 from channels.layers import get_channel_layer
 
-from games import presence_frames, selectors, services
+from games import selectors, services
 from games.models import Game
 from games.tests.helpers import start_game
 from games.tests.ws import connect, db, receive_json
+from web.sockets import presence_frames
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

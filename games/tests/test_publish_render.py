@@ -7,10 +7,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends.utils import CursorWrapper
 
-from games import publish, rendering, services
+from games import publish, services
 from games.models import Game
 from games.tests.helpers import restore, reveal_all, start_game
 from games.tests.ws import game_socket, receive_json
+from web.games import rendering
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -6,8 +6,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from core.errors import ServiceError, StaleVersion
 from games import services
-from games.errors import ServiceError, StaleVersion
 from games.models import Move
 from games.tests.helpers import restore, reveal_all, start_game
 

@@ -1,11 +1,11 @@
-"""The token bucket behind the game socket's frame limit (games.ratelimit)."""
+"""The token bucket behind the game socket's frame limit (core.token_bucket)."""
 
 import doctest
 
 import pytest
 
-from games import ratelimit
-from games.ratelimit import TokenBucket
+from core import token_bucket as ratelimit
+from core.token_bucket import TokenBucket
 
 
 class Clock:

@@ -2,8 +2,7 @@ import random
 
 import pytest
 
-from games import engine, services
-from games.errors import (
+from core.errors import (
     BadRequest,
     GameOver,
     IllegalMove,
@@ -11,6 +10,7 @@ from games.errors import (
     StaleVersion,
     WrongPhase,
 )
+from games import engine, services
 from games.models import Game, GamePlayer, Move, Round
 from games.tests.helpers import play_one, play_to_end, restore, reveal_all, start_game
 

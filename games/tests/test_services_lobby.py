@@ -1,7 +1,6 @@
 import pytest
 
-from games import services
-from games.errors import (
+from core.errors import (
     InvalidLobby,
     LobbyClosed,
     LobbyFull,
@@ -12,6 +11,7 @@ from games.errors import (
     NotInvited,
     RemovedFromLobby,
 )
+from games import services
 from games.models import GamePlayer, Lobby, Round
 
 pytestmark = pytest.mark.django_db

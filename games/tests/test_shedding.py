@@ -7,10 +7,11 @@ import threading
 
 import pytest
 
-from games import db_threads, shedding
-from games.db_threads import in_db_thread
+from core import db as db_threads
+from core.db import in_db_thread
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket, receive_json, send
+from web.sockets import shedding
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -79,7 +79,7 @@ CLAIM_ELSEWHERE = """
 import django, os, sys
 os.environ["DJANGO_SETTINGS_MODULE"] = "skyjo_site.settings"
 django.setup()
-from games import caps
+from web.sockets import caps
 for n in range(int(sys.argv[2])):
     assert caps.claim(user_id=int(sys.argv[1]), address="192.0.2.1", channel=f"other.{n}") is None
 """
@@ -106,7 +106,7 @@ async def test_sockets_on_another_process_count_through_redis(
     refused, state = await open_socket(alice, "/ws/lobbies/")
     assert state == 4430
     await comm.disconnect()
-    from games import caps
+    from web.sockets import caps
 
     client = caps._redis()
     client.delete(*client.keys(f"{prefix}:*"))

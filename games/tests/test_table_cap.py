@@ -7,8 +7,8 @@ could sit in every open lobby (120 joins an hour), an absent player in every gam
 import pytest
 from django.urls import reverse
 
+from core.errors import TooManyTables
 from games import services
-from games.errors import TooManyTables
 from games.models import Game, Lobby, Seat
 from games.tests.helpers import play_to_end, start_game
 

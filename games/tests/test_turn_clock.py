@@ -9,11 +9,12 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from games import autoplay, consumers, engine, selectors, services
-from games.errors import InvalidLobby
+from core.errors import InvalidLobby
+from games import autoplay, engine, selectors, services
 from games.models import Game, GamePlayer, Lobby, Move
 from games.tests.helpers import play_one, restore, reveal_all
 from games.tests.ws import db, game_socket, receive_json, send
+from web.sockets import game as consumers
 
 pytestmark = pytest.mark.django_db
 

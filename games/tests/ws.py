@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.routing import websocket_urlpatterns
+from web.sockets.routing import websocket_urlpatterns
 
 ROUTER = URLRouter(websocket_urlpatterns)
 

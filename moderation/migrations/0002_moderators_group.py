@@ -1,16 +1,16 @@
-"""The Moderators group with exactly its permissions (moderation.roles)."""
+"""The Moderators group with exactly its permissions (core.access)."""
 
 from django.db import migrations
 
 
 def create_group(apps, schema_editor):
-    from moderation.roles import sync_group
+    from core.access import sync_group
 
     sync_group(apps)
 
 
 def remove_group(apps, schema_editor):
-    from moderation.roles import GROUP_NAME
+    from core.access import GROUP_NAME
 
     apps.get_model("auth", "Group").objects.filter(name=GROUP_NAME).delete()
 

@@ -2,15 +2,15 @@
 staff, no superuser); ``root``, a superuser; ``published``: what was published after the commit.
 
 The data migration makes the group; a transactional test's flush empties every table after it,
-so the fixture makes sure of the group (moderation.roles.sync_group, as ``manage.py
+so the fixture makes sure of the group (core.access.sync_group, as ``manage.py
 moderators`` does)."""
 
 import pytest
 
-from accounts import sockets
 from chat import publish as chat_publish
 from conftest import PASSWORD, _make_moderator
 from games import publish
+from web.sockets import access as sockets
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from django.utils import timezone
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from chat.errors import ChatSilenced
+from core.errors import BadRequest, NotFound
 from games import services as game_services
-from games.errors import BadRequest, NotFound
 from games.tests.helpers import start_game
 from moderation import services
 from moderation.models import AuditEntry, Report

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from moderation.roles import PERMISSIONS
+from core.access import PERMISSIONS
 
 MODERATION = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
 

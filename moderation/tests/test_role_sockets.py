@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from accounts.tests.test_lost_updates import rendered_form
 from conftest import PASSWORD
+from core.access import GROUP_NAME, sync_group
 from games import services
 from games.tests.test_access_end import (
     CLOSE_WITHIN,
@@ -27,7 +28,6 @@ from games.tests.test_access_end import (
     open_socket,
 )
 from games.tests.ws import db
-from moderation.roles import GROUP_NAME, sync_group
 from skyjo_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -178,7 +178,7 @@ async def test_a_superuser_who_is_one_no_more_loses_the_private_games_socket(ali
 async def test_an_admin_save_that_takes_the_role_closes_the_socket(
     alice, bob, maud, root, django_user_model, change
 ):
-    """The admin's change page of the user, as a browser posts it (accounts.admin_saves)."""
+    """The admin's change page of the user, as a browser posts it (web.accounts.admin_saves)."""
     if change == "is_superuser":
         user = await db(django_user_model.objects.create_superuser)(
             "boss", "boss@example.com", PASSWORD

@@ -1,11 +1,11 @@
-"""moderation.roles.is_moderator_or_superuser: who counts as a moderator or a superuser (only a
+"""core.access.is_moderator_or_superuser: who counts as a moderator or a superuser (only a
 superuser may ban or silence them), and what the question costs: nothing for a superuser, one
 query for anyone else, whatever Django has cached of their permissions."""
 
 import pytest
 from django.contrib.auth.models import Group, Permission
 
-from moderation.roles import GROUP_NAME, is_moderator_or_superuser
+from core.access import GROUP_NAME, is_moderator_or_superuser
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """A moderator's pages offer no ban or silence, nor the lifting of either, for a moderator or a
-superuser: only a superuser may sanction them (moderation.roles.may_sanction), and a line says
+superuser: only a superuser may sanction them (core.access.may_sanction), and a line says
 so instead. A superuser's pages, and a moderator's pages about a player, offer them."""
 
 from datetime import timedelta

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat_services
+from core.access import GROUP_NAME, PERMISSIONS
 from games.tests.helpers import play_to_end, start_game
 from moderation.models import AuditEntry, Report
-from moderation.roles import GROUP_NAME, PERMISSIONS
 
 pytestmark = pytest.mark.django_db
 

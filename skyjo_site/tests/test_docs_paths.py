@@ -56,8 +56,8 @@ def test_every_url_a_page_names_is_one_of_the_sites(page, url):
     from django.urls import Resolver404, resolve
     from django.urls.resolvers import RegexPattern, URLResolver
 
-    from games import consumers
-    from games.routing import websocket_urlpatterns
+    from web.sockets import game as consumers
+    from web.sockets.routing import websocket_urlpatterns
 
     if url.startswith("/ws/"):
         if url == "/ws/":  # the prefix itself, as in "any other path under /ws/"

@@ -1,4 +1,4 @@
-"""Ids in URLs (skyjo_site.converters): a number the database's integers cannot hold is no
+"""Ids in URLs (web.converters): a number the database's integers cannot hold is no
 page, a 404, and no socket (4404), where it was an overflow in the query (a 500, a crashed
 socket). Any other path under /ws/ is refused with 4404 too."""
 
@@ -40,7 +40,7 @@ def test_an_id_out_of_range_is_a_404(alice, method, path):
 
 
 def test_a_moderators_action_on_an_id_out_of_range_is_a_404(alice):
-    from moderation.roles import sync_group
+    from core.access import sync_group
 
     alice.groups.add(sync_group())
     alice.is_staff = True

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def moderator(django_user_model):
     from conftest import _make_user
-    from moderation.roles import sync_group
+    from core.access import sync_group
 
     user = _make_user(django_user_model, "maud")
     user.groups.add(sync_group())

@@ -10,7 +10,7 @@ from skyjo_site.tests.settings_helpers import PRODUCTION, _manage
 def test_the_defaults(load):
     s = load()
     assert s["RATELIMIT_ENABLE"] is True
-    assert s["RATELIMIT_VIEW"] == "skyjo_site.ratelimit.ratelimited"
+    assert s["RATELIMIT_VIEW"] == "web.ratelimit.ratelimited"
     assert (
         s["SKYJO_RATELIMIT_REGISTER"],
         s["SKYJO_RATELIMIT_CREATE"],

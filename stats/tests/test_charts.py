@@ -2,7 +2,7 @@
 
 import pytest
 
-from stats import charts
+from web.stats import charts
 
 RADIUS = 3  # the dots' radius in templates/stats/chart_line.html
 DIGIT_AT_LEAST = 6  # a digit's width at the labels' 11 px
@@ -42,7 +42,7 @@ def test_the_x_labels_never_overlap_and_the_last_is_always_shown(count):
 @pytest.mark.parametrize("low, high", [(0, 10), (-10, 40), (-15, 150), (-20, 285)])
 def test_the_round_score_bars_say_both_ends_and_their_labels_never_overlap(low, high):
     """Failed on main: a bar was labelled by its start alone ("5" for the scores 5 to 9)."""
-    from stats.views import distribution_chart
+    from web.stats.views import distribution_chart
 
     buckets = [(start, 1) for start in range(low, high + 1, 5)]
     bars = distribution_chart(buckets)["chart"]["bars"]

@@ -117,7 +117,7 @@ def test_the_profile_costs_as_many_queries_for_3_games_as_for_300(client, alice,
     for name in ("alice", "charlie"):
         profile_queries(client, name)
     # Bob shares no private game with either: the page computes their figures as a
-    # visitor's (stats.views.profile), with no look-up of his permissions.
+    # visitor's (web.stats.views.profile), with no look-up of his permissions.
     with CaptureQueriesContext(connection) as figures:
         player_profile(alice, viewer=None)
     warm = [profile_queries(client, name) for name in ("alice", "charlie")]

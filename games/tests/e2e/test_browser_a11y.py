@@ -6,11 +6,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from conftest import PASSWORD
+from core.access import sync_group
 from games import engine, services
 from games.models import Game
 from games.tests.e2e.test_browser_replay import logged_in_context
 from games.tests.helpers import play_to_end, restore, start_game
-from moderation.roles import sync_group
 
 pytestmark = pytest.mark.e2e
 

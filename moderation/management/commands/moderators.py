@@ -1,12 +1,12 @@
 """``manage.py moderators [--add NAME ...] [--remove NAME ...]``: make sure the Moderators group
-exists with exactly its permissions (moderation.roles), then add or remove moderators (a
+exists with exactly its permissions (core.access), then add or remove moderators (a
 moderator is in the group and is staff, so that the admin shows them the reports and the audit
 log, read-only), and list them."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from moderation.roles import GROUP_NAME, sync_group
+from core.access import GROUP_NAME, sync_group
 
 
 class Command(BaseCommand):

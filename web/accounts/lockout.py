@@ -1,0 +1,101 @@
+"""Failed log-ins: who is refused, and what they are told.
+
+- django-axes locks a **(username, address)** pair after ``AXES_FAILURE_LIMIT`` wrong
+  passwords, for ``AXES_COOLOFF_TIME``: a stranger's failures from elsewhere never lock the
+  owner out, and one account's failures never lock another account.
+- The **brake**: failed log-ins per address across every username, counted by
+  django-ratelimit against ``SKYJO_LOGIN_BRAKE`` (much higher). Past it, that address may not
+  log in until the window ends. It slows credential stuffing and can only stop the address that
+  makes the failures.
+
+Both answer with HTTP 429 and the time to wait in words, in the user's language.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+from django_ratelimit.core import get_usage
+
+from web.ratelimit import setting_rate
+
+BRAKE_GROUP = "skyjo.login-brake"
+LOCKOUT_TEMPLATE = "registration/locked_out.html"
+MAX_USERNAME = 150  # accounts.User.username: a longer one can be nobody's
+
+
+def axes_username(request, credentials=None) -> str | None:
+    """The username django-axes records (``AXES_USERNAME_CALLABLE``): the one typed, cut to
+    what a username can be, so that axes can store whatever was posted."""
+    if credentials:
+        username = credentials.get("username")
+    else:
+        username = getattr(request, "data", request.POST).get("username")
+    if not isinstance(username, str):
+        return None
+    return username[:MAX_USERNAME].replace("\0", "")
+
+
+def in_words(delta: timedelta) -> str:
+    """``delta`` in words in the active language, e.g. "15 minutes"."""
+    now = timezone.now()
+    return timeuntil(now + delta, now)
+
+
+def lockout_response(request, original_response=None, credentials=None):
+    """django-axes' answer to a locked (username, address) pair (``AXES_LOCKOUT_CALLABLE``)."""
+    return _refusal(request, brake=False, wait=settings.AXES_COOLOFF_TIME)
+
+
+def _brake_usage(request, *, increment: bool):
+    return get_usage(
+        request,
+        group=BRAKE_GROUP,
+        key="ip",
+        rate=setting_rate("SKYJO_LOGIN_BRAKE"),
+        increment=increment,
+    )
+
+
+def count_failure(sender, credentials=None, request=None, **kwargs) -> None:
+    """``user_login_failed``: one more failure against the address's brake."""
+    if request is not None:
+        _brake_usage(request, increment=True)
+
+
+def brake_engaged(request) -> timedelta | None:
+    """How long ``request``'s address must wait before it may log in again, or ``None``."""
+    usage = _brake_usage(request, increment=False)
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return timedelta(seconds=max(usage["time_left"], 1))
+
+
+def _refusal(request, *, brake: bool, wait: timedelta):
+    context = {"brake": brake, "retry_in": in_words(wait)}
+    return render(request, LOCKOUT_TEMPLATE, context, status=429)
+
+
+class BrakeBackend:
+    """An authentication backend before the password check: while the address's brake is
+    engaged no log-in form (the admin's too) checks a password at all. It has no
+    ``get_user``, so that it never becomes a session's backend (as django-axes' own)."""
+
+    def authenticate(self, request, **credentials):
+        if request is not None and brake_engaged(request) is not None:
+            raise PermissionDenied
+        return None
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in view, refused while the address's brake is engaged."""
+
+    def post(self, request, *args, **kwargs):
+        wait = brake_engaged(request)
+        if wait is not None:
+            return _refusal(request, brake=True, wait=wait)
+        return super().post(request, *args, **kwargs)

@@ -1,0 +1,173 @@
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.mail import send_mail
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts import deletion
+from web import ratelimit
+from web.accounts.forms import (
+    AccountDeleteForm,
+    PasswordChangeOnlyForm,
+    RegistrationForm,
+    SettingsForm,
+)
+from web.redirects import local_url
+
+log = logging.getLogger(__name__)
+
+# In the session of a player who has just registered, until the home page greeted them.
+NEW_PLAYER = "skyjo.new_player"
+
+
+def _next_page(request) -> str:
+    """Where the player was going (``next``, e.g. an invite link that sent them to log in),
+    if it is a page of this site; else ""."""
+    return local_url(request, request.POST.get("next") or request.GET.get("next")) or ""
+
+
+def register(request):
+    """The registration form. Over SKYJO_RATELIMIT_REGISTER (per address) it answers 429 with
+    the form as typed (the passwords excepted) and a message that says the limit's window.
+    A new account lands where ``next`` says (the invite link that asked them to log in)."""
+    next_page = _next_page(request)
+    if request.user.is_authenticated:
+        return redirect(next_page or "home")
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST":
+        limited = ratelimit.refusal(
+            request,
+            "SKYJO_RATELIMIT_REGISTER",
+            _(
+                "Too many accounts were registered from your address: at most %(count)s "
+                "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
+                "password again)."
+            ),
+            key="ip",
+            group="skyjo.register",
+        )
+        if limited:
+            context = {"form": form, "limited": limited, "next": next_page}
+            return render(request, "registration/register.html", context, status=429)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
+        request.session[NEW_PLAYER] = True  # the home page greets them once, not "welcome back"
+        return redirect(next_page or "home")
+    return render(request, "registration/register.html", {"form": form, "next": next_page})
+
+
+def _changes_email(request) -> bool:
+    typed = (request.POST.get("email") or "").strip().lower()
+    return typed != (request.user.email or "").lower()
+
+
+def _email_limited(request):
+    """The answer to one change of the e-mail address too many (SKYJO_RATELIMIT_EMAIL per
+    user), else ``None``. Whether an address is taken is what a change tells ("already
+    exists"): unlimited, it was a way to test a list of addresses. Nothing is saved, and the
+    form is not checked, so that the answer tells nothing of the address typed."""
+    limited = ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_EMAIL",
+        _(
+            "Nothing was saved: your e-mail address may be changed at most %(count)s times "
+            "%(per)s. Try again in %(wait)s."
+        ),
+        key="user",
+        group="skyjo.email",
+    )
+    if limited is None:
+        return None
+    context = {"form": SettingsForm(instance=request.user), "limited": limited}
+    return render(request, "accounts/settings.html", context, status=429)
+
+
+def _tell_old_address(user, old: str) -> None:
+    """Tell the address a player had that it was replaced (in their language): password resets
+    go to the new one, so a change they did not make (their password known to someone) would
+    otherwise go unnoticed until they needed a reset."""
+    with translation.override(user.language or translation.get_language()):
+        subject = _("Your e-mail address on Skyjo Online was changed")
+        body = render_to_string("accounts/email_changed.txt", {"name": user.get_username()})
+    try:
+        send_mail(subject, body, None, [old])
+    except OSError:  # the mail server: the change itself is saved, and stays so
+        log.warning("could not tell user %s's old address of its change", user.pk, exc_info=True)
+
+
+@login_required
+def settings_view(request):
+    old_email = request.user.email  # the form's validation writes the new one into the user
+    form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and _changes_email(request):
+        refused = _email_limited(request)
+        if refused is not None:
+            return refused
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        if old_email and old_email.lower() != user.email.lower():
+            _tell_old_address(user, old_email)
+        if not user.language:  # the browser's, not the cookie's this answer deletes
+            request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
+        language = user.language or translation.get_language_from_request(request)
+        translation.activate(language)
+        messages.success(request, _("Your settings are saved."))
+        response = redirect("accounts:settings")
+        if user.language:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language)
+        else:
+            response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+        return response
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+def _typed_email(group, request) -> str:
+    """The address a reset form names, as the reset looks it up (case and spaces aside)."""
+    return (request.POST.get("email") or "").strip().lower()
+
+
+# Each reset form sends an e-mail: SKYJO_RATELIMIT_WRITE alone let one address send 60 a
+# minute to one inbox, and anyone send them to any inbox from many addresses. The limit on
+# the address typed counts every address alike, known or not, so its 429 tells nothing of
+# who has an account.
+password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo.reset")(
+    ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
+        auth_views.PasswordResetView.as_view()
+    )
+)
+
+
+# The change form checks the old password: at SKYJO_RATELIMIT_WRITE's 60 a minute, a session
+# left open (or stolen) could guess it, 86,400 tries a day, and keep the account with it.
+password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")(
+    auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm)
+)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")
+def account_delete(request):
+    """Delete one's own account, with one's password (accounts.deletion says what goes and what
+    stays). The tries count with the password changes' (SKYJO_RATELIMIT_PASSWORD): a session
+    left open could otherwise guess the password here."""
+    user = request.user
+    if not deletion.may_delete_self(user):
+        return render(request, "accounts/delete.html", {"staff": True}, status=403)
+    form = AccountDeleteForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        logout(request)
+        deletion.account_delete(user)
+        messages.success(request, _("Your account is deleted. Thank you for playing!"))
+        return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})

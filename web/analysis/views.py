@@ -1,0 +1,53 @@
+"""The analysis on pages: the replay's notes (``replay_analysis``) and the summary fragment of
+the game-over screen (``game_analysis_summary``). Both only read what the bot runner stored."""
+
+from collections.abc import Callable
+from functools import partial
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from analysis import selectors
+from core.errors import NotFound
+from games import selectors as game_selectors
+from web.analysis import presenters
+
+#: htmx stops polling on this status: the summary is there (or will never be).
+STOP_POLLING = 286
+
+
+def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Callable[[], dict]]:
+    """Context for games/replay.html at ``step`` (the state of the analysis, the summary per
+    player, the note of ``step`` and the viewer's previous and next labelled decisions), and a
+    function giving the note of each analysed step (``{step: note}``, the same for every
+    viewer), called only when the replay's move list is rendered. ``names``: the players, by
+    seat."""
+    state, data = selectors.analysis_of(game)
+    context = {"analysis_state": state, "viewer_seat": viewer_seat}
+    if data is None:
+        return context, dict
+    context.update(presenters.step_notes(data, step, viewer_seat, names))
+    context["analysis_players"] = presenters.players_summary(data, names, viewer_seat)
+    return context, partial(presenters.move_notes, data, names)
+
+
+@login_required
+@require_GET
+def game_analysis_summary(request, game_id: int):
+    """The summary per player for the game-over screen and the replay. While it is pending the
+    answer polls itself (every 3 s, templates/analysis/summary.html) until it is there."""
+    try:
+        game, seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    state, data = selectors.analysis_of(game)
+    context = {"game": game, "analysis_state": state, "viewer_seat": seat}
+    if data is not None:
+        names = list(game.players.order_by("seat").values_list("name", flat=True))
+        context["analysis_players"] = presenters.players_summary(data, names, seat)
+    response = render(request, "analysis/summary.html", context)
+    if state != selectors.PENDING:
+        response.status_code = STOP_POLLING
+    return response

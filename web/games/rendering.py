@@ -1,0 +1,491 @@
+"""HTML of the game board and lobby fragments. The same partials serve page loads and pushes.
+
+``board_html`` renders the public board from a spectator view; ``board_for`` does it at most
+once per game version, language and away seats in a process, for every socket that speaks HTML;
+``controls_html`` renders one seat's private part: its prompt, its drawn card and its actions.
+Nothing here decides a rule: legal actions come from the engine's view.
+"""
+
+import json
+import math
+from dataclasses import replace
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.names import short_name
+from core.caches import BoundedCache
+from games import clock, engine, movelog
+from games.labels import PHASE_LABELS, player_label
+
+
+def band(value: int) -> str:
+    """The colour band of a Skyjo card value."""
+    if value < 0:
+        return "neg"
+    if value == 0:
+        return "low"
+    if value <= 4:
+        return "green"
+    if value <= 8:
+        return "mid"
+    return "high"
+
+
+def card(value) -> dict:
+    """A card for the templates; ``html``: its markup (games/partials/card.html)."""
+    if value is None:
+        c = {"state": "removed"}
+    elif value == engine.HIDDEN:
+        c = {"state": "down"}
+    else:
+        c = {"state": "up", "value": value, "band": band(value)}
+    c["html"] = _card_html(value, c)
+    return c
+
+
+_cards: dict = {}  # bounded by what it holds: one per face (15 values, face down, removed)
+
+# Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
+# so that the template engine leaves it as it is, and no one types it.
+HOLE = mark_safe("\x00hole\x00")
+
+
+def _card_html(value, c: dict) -> str:
+    """A card's markup, rendered once per value in a process: a grid shows twelve, and an
+    include per card was the larger part of rendering a grid. It holds no words to translate."""
+    html = _cards.get(value)
+    if html is None:
+        html = _cards[value] = mark_safe(render_to_string("games/partials/card.html", {"c": c}))
+    return html
+
+
+_names = BoundedCache(1024)
+
+
+def named(view: engine.View) -> engine.View:
+    """``view`` with its players' names as the board says them: the bots named in the active
+    language (games.labels), every name cut to ``NAME_MAX`` (accounts.names: an account from
+    before the rule may hold 150 characters); the whole name only in a player's tooltip."""
+    key = (translation.get_language(), view.players)
+    names = _names.get(key)
+    if names is None:
+        names = tuple(short_name(player_label(n)) for n in view.players)
+        _names.put(key, names)
+    return replace(view, players=names)
+
+
+def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
+    """One player's cards (games/partials/cell.html), each with what a screen reader says of
+    it: owner, row, column and value, "face down" or "removed". Each is rendered once per
+    seat, position, value and language in a process, with a hole for the owner's name: a move
+    changes one card of a grid (three when a column goes), the others come from here, and so
+    do the same cards of every other player in that seat."""
+    language = translation.get_language()
+    owner = conditional_escape(name)
+    cells = []
+    for pos, value in enumerate(grid):
+        key = (language, seat, replay, pos, value)
+        html = _cells.get(key)
+        if html is None:
+            html = _cell_html(seat, pos, value, replay)
+            _cells.put(key, html)
+        cells.append(html.replace(HOLE, owner))
+    return cells
+
+
+# Bounded by what a key can be: 8 seats, 12 positions, 19 faces, a replay or not, a language.
+_cells = BoundedCache(32768)
+
+
+def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
+    """Positions and values are text: the template engine localizes every number it prints,
+    which took a third of a grid's render, and these are never written otherwise."""
+    c = card(value)
+    if c["state"] == "up":
+        pattern = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
+        c["value"] = str(value)
+    elif c["state"] == "down":
+        pattern = _("%(name)s, row %(row)s, column %(col)s: face down")
+    else:
+        pattern = _("%(name)s, row %(row)s, column %(col)s: removed")
+    where = {"name": HOLE, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
+    c.update(pos=str(pos), label=escape(pattern % {**where, "value": value}))  # hole kept
+    context = {"c": c, "seat": str(seat), "replay": replay}
+    return render_to_string("games/partials/cell.html", context)
+
+
+def board_context(view: engine.View, meta: dict) -> dict:
+    full_names = [player_label(n) for n in view.players]
+    view = named(view)
+    players = []
+    last = view.results[-1] if view.results else None
+    over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
+    winners = set(view.winners)
+    recent = meta.get("recent") or []
+    changed = movelog.changed_cell(recent, meta["version"])
+    current_name = view.players[view.current] if view.current is not None else None
+    for seat, name in enumerate(view.players):
+        highlight = changed[1] if changed and changed[0] == seat else None
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "full_name": full_names[seat],
+                "total": view.totals[seat],
+                "grid": grid_html(seat, name, view.grids[seat], replay=bool(meta.get("replay"))),
+                "current": view.current == seat,
+                "ender": view.ender == seat,
+                "ready": seat in meta.get("ready", []),
+                "away": seat in meta.get("away", []),
+                "winner": seat in winners,
+                "revealing": view.phase == engine.REVEAL_PHASE and view.revealed[seat] < 2,
+                "raw": last.raw[seat] if over and last else None,
+                "score": last.scores[seat] if over and last else None,
+                "doubled": bool(over and last and last.ender == seat and last.doubled),
+            }
+        )
+        place = player_html(players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER)
+        players[-1]["html"] = place if highlight is None else mark_changed(place, seat, highlight)
+    # Only the score table reads them: at the end of a round or of the game.
+    rounds = [round_scores(i, r) for i, r in enumerate(view.results)] if over else []
+    return {
+        "view": view,
+        "meta": meta,
+        "version": meta["version"],
+        "players": players,
+        "places": mark_safe("".join(p["html"] for p in players)),
+        # The score table at the end of the game: the winner first, then by total.
+        "standings": sorted(players, key=lambda p: (not p["winner"], p["total"], p["seat"]))
+        if view.phase == engine.GAME_OVER
+        else players,
+        "phase_label": PHASE_LABELS.get(view.phase, view.phase),
+        "current_name": current_name,
+        "bar": table_bar(view, current_name),
+        "ender_name": view.players[view.ender] if view.ender is not None else None,
+        "discard_top": card(view.discard_top) if view.discard_top is not None else None,
+        "rounds": rounds,
+        "round_over": over,
+        "game_over": view.phase == engine.GAME_OVER,
+        "aborted": meta.get("status") == "aborted",
+        "winner_names": [view.players[s] for s in sorted(winners)],
+        "event": meta.get("event"),
+        "log": log_html(recent, view, meta),
+        "turn_text": (
+            _("It is %(name)s's turn.") % {"name": view.players[view.current]}
+            if view.current is not None
+            else ""
+        ),
+        "clock": clock_context(meta.get("clock")),
+    }
+
+
+def round_scores(index: int, result: engine.RoundResult) -> dict:
+    """One round of the score table (games/partials/scores.html)."""
+    return {
+        "number": index + 1,
+        "scores": [
+            {
+                "value": s,
+                "raw": result.raw[seat],
+                "doubled": result.ender == seat and result.doubled,
+                "ender": result.ender == seat,
+            }
+            for seat, s in enumerate(result.scores)
+        ],
+    }
+
+
+def table_bar(view: engine.View, current_name: str | None) -> dict:
+    """The words of the board's table bar: round, turn, piles. Made here, with the msgids the
+    template's ``{% blocktranslate %}`` tags had, because those tags were a third of the
+    board template's render, and the bar changes with nearly every move."""
+    n = view.deck_count
+    top = view.discard_top
+    return {
+        "round": _("Round %(number)s") % {"number": view.round},
+        "turn": mark_safe(
+            _("Turn: <strong>%(name)s</strong>") % {"name": conditional_escape(current_name)}
+        ),
+        "deck": ngettext("draw pile, %(cards)s card", "draw pile, %(cards)s cards", n)
+        % {"cards": n},
+        "deck_count": mark_safe(
+            ngettext(
+                '<span id="deck-count">%(cards)s</span> card',
+                '<span id="deck-count">%(cards)s</span> cards',
+                n,
+            )
+            % {"cards": n}
+        ),
+        "discard": _("discard pile, top card %(value)s") % {"value": top}
+        if top is not None
+        else _("discard pile, empty"),
+        "discard_title": _("Discard"),
+        "drawn": _("%(name)s holds a drawn card") % {"name": current_name},
+    }
+
+
+_log_entries = BoundedCache(8192)
+
+
+def log_html(recent: list, view: engine.View, meta: dict) -> str:
+    """The board's last moves (``recent``, newest first) as list items. An entry's words are
+    fixed once its move is made, so a live game's are made once per language and version in
+    a process; a move adds one (a replay's are made each time: its meta names no game)."""
+    game = None if meta.get("replay") else meta.get("game")
+    language = translation.get_language()
+    items = []
+    for i, entry in enumerate(recent):
+        key = None if game is None else (language, game, entry.get("v"))
+        text = None if key is None else _log_entries.get(key)
+        if text is None:
+            text = movelog.entry_text(entry, view.players, view.results, view.winners)
+            if key is not None:
+                _log_entries.put(key, text)
+        newest = ' class="is-newest"' if i == 0 else ""
+        items.append(f'<li data-log-version="{entry.get("v")}"{newest}>{escape(text)}</li>')
+    return mark_safe("".join(items))
+
+
+def clock_context(public: dict | None) -> dict | None:
+    """The countdown of the board: the deadline for the page's ticker (static/js/clock.js)
+    and the time left when rendered, for a page without scripts."""
+    if not public:
+        return None
+    ends = clock.deadline_ms(public)
+    return {**countdown(ends), "seconds": public["seconds"], "seats": public["seats"]}
+
+
+def countdown(deadline_ms: int) -> dict:
+    """A countdown to ``deadline_ms`` for games/partials/clock.html: the deadline, and the
+    seconds left and their "m:ss" as rendered now (for a page without scripts)."""
+    left = max(0, math.ceil(deadline_ms / 1000 - timezone.now().timestamp()))
+    return {"deadline_ms": deadline_ms, "seconds": left, "left": f"{left // 60}:{left % 60:02d}"}
+
+
+_grids = BoundedCache(4096)
+
+
+def grid_html(
+    seat: int, name: str, grid, changed: int | None = None, *, replay: bool = False
+) -> str:
+    """One player's cards (``grid``), the card at position ``changed`` marked as the one the
+    last move changed. Rendered once per content and language in a process: a move changes
+    one grid, the others come from here, labels and all. The mark is not part of what is
+    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
+    The grid's own wrapper is rendered once per player and language (Shells)."""
+    language = translation.get_language()
+    key = (language, seat, name, replay, tuple(grid))
+    html = _grids.get(key)
+    if html is None:
+        before, after = _grid_shells.around(
+            (language, seat, name, replay),
+            "games/partials/grid.html",
+            lambda hole: {"p": {"seat": str(seat), "name": name, "cells": [hole]}},
+        )
+        html = mark_safe(before + "".join(cells_of(seat, name, grid, replay=replay)) + after)
+        _grids.put(key, html)
+    return html if changed is None else mark_changed(html, seat, changed)
+
+
+def mark_changed(html: str, seat: int, pos: int) -> str:
+    """``html`` (a grid, or a player's place) with the card at ``pos`` marked as the one the
+    last move changed. Set on what the caches hold, so that what the mark leaves next move is
+    not rendered again."""
+    cell = f'class="cell" id="cell-{seat}-{pos}"'
+    return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
+
+
+class Shells:
+    """A partial rendered around a hole, as the text before and after it: what holds the
+    cards of a grid, or a grid in a player's place. The shell changes far less often than
+    what fills it (a grid's wrapper never in a game, a place's header when the turn or the
+    totals move), so a move joins three strings where it rendered a template."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._cache = BoundedCache(size)
+
+    def around(self, key, template: str, context_with) -> tuple[str, str]:
+        """The shell of ``template`` for ``key``; ``context_with(hole)``: its context, with
+        ``hole`` where the contents go."""
+        shell = self._cache.get(key)
+        if shell is None:
+            before, hole, after = render_to_string(template, context_with(HOLE)).partition(HOLE)
+            if not hole:
+                raise ValueError(f"{template} did not render the hole where its contents go")
+            shell = (before, after)
+            self._cache.put(key, shell)
+        return shell
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
+# A few shells per player and language in a running game: 200 games of 4 in two languages fit.
+_grid_shells = Shells(4096)
+_place_shells = Shells(8192)
+
+
+def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
+    """One player's place on the board (games/partials/player.html): name, badges, total and
+    grid (unmarked: see mark_changed). The place around the grid is rendered once per header
+    and language in a process: a move changes the mover's grid and, with the turn, two
+    headers, each of which the game has shown before."""
+    ready = round_over and not game_over and p["ready"]
+    key = (
+        translation.get_language(),
+        *(p[k] for k in ("seat", "name", "current", "winner", "ender", "revealing", "away")),
+        ready,
+        p["total"],
+    )
+    before, after = _place_shells.around(
+        key,
+        "games/partials/player.html",
+        lambda hole: {
+            "p": {**p, "total": str(p["total"]), "grid": hole},  # text: see cells_of
+            "round_over": round_over,
+            "game_over": game_over,
+        },
+    )
+    return mark_safe(before + p["grid"] + after)
+
+
+def board_html(view: engine.View, meta: dict) -> str:
+    return render_to_string("games/partials/board.html", board_context(view, meta))
+
+
+_boards = BoundedCache(1024)
+
+
+def board_for(view: engine.View, meta: dict, language: str) -> str:
+    """The public board of ``meta``'s game and version in ``language``, rendered once and
+    shared by every socket of this process. A version fixes the board but for the away seats
+    and the turn clock, which change with time: they are in the key too."""
+    key = (
+        meta["game"],
+        meta["version"],
+        language,
+        tuple(meta.get("away", ())),
+        repr(meta.get("clock")),
+    )
+    html = _boards.get(key)
+    if html is None:
+        with translation.override(language):
+            html = board_html(view, meta)
+        _boards.put(key, html)
+    return html
+
+
+def controls_context(view: engine.View, meta: dict) -> dict:
+    view = named(view)
+    seat = view.seat
+    # Away (the turn clock ran out twice): the medium bot plays at once, so the controls offer
+    # only the way back rather than moves that would race it.
+    away = seat is not None and seat in meta.get("away", ()) and view.phase != engine.GAME_OVER
+    # A stopped game's view may still hold legal steps (stopped mid-turn): it takes none.
+    stopped = meta.get("status") == "aborted"
+    legal = (
+        [a.to_json() for a in view.legal_actions()]
+        if seat is not None and not away and not stopped
+        else []
+    )
+    mine = seat is not None and view.current == seat
+    clock_now = clock_context(meta.get("clock"))
+    my_clock = clock_now if clock_now and seat in clock_now["seats"] else None
+    waiting_on = []
+    if view.phase == engine.REVEAL_PHASE:
+        waiting_on = [view.players[s] for s, n in enumerate(view.revealed) if n < 2]
+    return {
+        "view": view,
+        "meta": meta,
+        "seat": seat,
+        "legal": legal,
+        "legal_json": json.dumps(legal),
+        "my_turn": mine,
+        "drawn": card(view.drawn) if view.drawn is not None else None,
+        "can_take": any(a.get("take") == "discard" for a in legal),
+        "can_draw": {"take": "deck"} in legal,
+        "can_flip": any("flip" in a for a in legal),
+        "reveals_left": 2 - view.revealed[seat] if seat is not None else 0,
+        "current_name": view.players[view.current] if view.current is not None else None,
+        "waiting_on": waiting_on,
+        "i_am_ready": seat is not None and seat in meta.get("ready", []),
+        "aborted": stopped,
+        "i_am_away": away,
+        "my_clock": my_clock,
+    }
+
+
+_controls = BoundedCache(4096)
+
+
+def controls_html(view: engine.View, meta: dict) -> str:
+    """One seat's controls, rendered once per content and language in a process: most moves
+    change nobody's controls but the mover's and the next player's ("X is playing" comes back
+    every round of turns). The key holds everything the template reads."""
+    context = controls_context(view, meta)
+    drawn = context["drawn"]
+    key = (
+        translation.get_language(),
+        meta.get("game"),
+        meta.get("rematch"),
+        context["seat"],
+        view.phase,
+        view.round,
+        view.drawing,
+        context["aborted"],
+        context["my_turn"],
+        drawn and (drawn["state"], drawn.get("value")),
+        context["legal_json"],
+        context["current_name"],
+        tuple(context["waiting_on"]),
+        context["reveals_left"],
+        context["i_am_ready"],
+        context["i_am_away"],
+        context["my_clock"] and context["my_clock"]["deadline_ms"],
+    )
+    html = _controls.get(key)
+    if html is None:
+        html = render_to_string("games/partials/controls.html", context)
+        _controls.put(key, html)
+    return html
+
+
+def heartbeat_html(version: int) -> str:
+    """The game page's heartbeat (docs/protocol.md): the saved version, nothing visible."""
+    return f'<div id="heartbeat" hidden hx-swap-oob="true" data-version="{int(version)}"></div>'
+
+
+def presence_html(offline) -> str:
+    """The line of each seat the table waits for (selectors.Offline), with the time left
+    before the medium bot plays for them (static/js/clock.js counts it down)."""
+    lines = [
+        {
+            "seat": seat.seat,
+            "name": short_name(seat.name),
+            **countdown(int(seat.bot_at.timestamp() * 1000)),
+        }
+        for seat in offline
+    ]
+    return render_to_string("games/partials/presence.html", {"offline": lines})
+
+
+def error_html(message: str, code: str = "") -> str:
+    return render_to_string("games/partials/flash.html", {"message": message, "code": code})
+
+
+def lobby_list_html() -> str:
+    from games import selectors
+
+    return render_to_string(
+        "games/partials/lobby_list.html",
+        {"lobbies": selectors.open_lobbies(), "games": selectors.running_public_games()},
+    )

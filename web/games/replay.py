@@ -1,0 +1,191 @@
+"""The replay of a game that is over, step by step, like lichess's analysis board.
+
+Every step shows the spectator view of that moment (``engine.position_at``): a face-down card
+stays face down even though the record is public once the game is over. ``?step=N`` picks the
+step (out of range: clamped to the first or last; not a whole number: 400). An htmx request gets
+only the ``replay-body`` fragment (board, navigation and move list), any other the whole page.
+
+A game that is over never changes, so its record is assembled once per process
+(``records.finished_record``) and its move list (every step in words, with the analysis' notes)
+rendered once per language and state of the analysis (``_move_lists``); a step walks the record
+up to itself without describing the steps before. Rendering a list is the costly part (a
+quarter of a second of CPU for a long game): a user's renders are limited
+(SKYJO_RATELIMIT_REPLAY). A step asked for by the page's own links leaves the list the page
+shows in place (``MOVES_HEADER``). Figures: docs/performance.md, "the cost of a replay".
+"""
+
+import re
+import sys
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from core.caches import BoundedCache
+from core.errors import NotFound
+from games import engine, records, selectors
+from games.labels import step_text
+from games.models import Game
+from web import ratelimit
+from web.analysis.views import replay_analysis
+from web.games import rendering
+
+REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def parse_step(raw: str | None, count: int) -> int | None:
+    """The step asked for, clamped to ``0 .. count - 1``; ``None`` if it is no whole number.
+
+    >>> parse_step(None, 10), parse_step("4", 10), parse_step("-3", 10), parse_step("99", 10)
+    (0, 4, 0, 9)
+    >>> parse_step("2.5", 10) is None
+    True
+    """
+    if raw is None:
+        return 0
+    try:
+        step = int(raw)
+    except ValueError:
+        return None
+    return min(max(step, 0), count - 1)
+
+
+# (game, status, language, analysis state) -> (steps, the move list with a mark per step).
+# A long game's list is about a megabyte: a few dozen games' lists in a process.
+_move_lists = BoundedCache(32)
+_MARK = re.compile("\x00[0-9]+\x00|\x01[0-9]+\x01")
+
+
+def move_list_key(game: Game, analysis_state: str) -> tuple:
+    return (game.pk, game.status, translation.get_language(), analysis_state)
+
+
+def render_move_list(game: Game, record: dict, notes: dict) -> tuple[int, str]:
+    """``(number of steps, the move list's HTML)``, each step's item carrying a mark that
+    :func:`mark_current` turns into the current step's highlight or drops."""
+    moves = [
+        {
+            "step": p.step,
+            "round": p.round,
+            "kind": p.kind,
+            "text": step_text(p.facts),
+            "note": notes.get(p.step),
+            "mark": mark_safe(f"\x00{p.step}\x00"),
+            "mark_link": mark_safe(f"\x01{p.step}\x01"),
+        }
+        for p in engine.iter_positions(record)
+    ]
+    here = reverse("games:replay", args=[game.pk])
+    html = render_to_string("games/partials/replay_moves.html", {"moves": moves, "here": here})
+    return len(moves), html
+
+
+# A step asked for by the replay's own links names the list the page shows (its analysis
+# state, templates/games/replay.html): the answer leaves it in place (hx-preserve) instead of
+# sending it again, a megabyte for a long game at every arrow key.
+MOVES_HEADER = "X-Skyjo-Moves"
+KEPT_MOVES = mark_safe('<div class="moves-scroll" id="moves" hx-preserve></div>')
+
+
+def mark_current(html: str, step: int) -> str:
+    html = html.replace(f"\x00{step}\x00", " is-current", 1)
+    html = html.replace(f"\x01{step}\x01", ' aria-current="step"', 1)
+    return mark_safe(_MARK.sub("", html))
+
+
+def replay_context(game: Game, step: int, last: int, position: engine.Position) -> dict:
+    aborted = game.status == Game.Status.ABORTED and step == last
+    meta = {
+        "game": game.pk,
+        "version": step,
+        "status": game.status if aborted else Game.Status.FINISHED,
+        "ready": [],
+        "away": [],
+        "replay": True,
+    }
+    return {
+        "game": game,
+        "position": position,
+        "text": step_text(position.facts),
+        "step": step,
+        "last": last,
+        "previous": max(step - 1, 0),
+        "next": min(step + 1, last),
+        "board": rendering.board_html(position.view, meta),
+        "finished": game.status == Game.Status.FINISHED,
+    }
+
+
+@login_required
+@require_GET
+def game_replay(request, game_id: int):
+    try:
+        game, seat = selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    if game.status not in REPLAYABLE:
+        messages.info(request, _("The replay of a game opens once the game is over."))
+        return redirect("games:game", game.pk)
+    record = records.finished_record(game)
+    step = parse_step(request.GET.get("step"), sys.maxsize)  # the last is known below
+    if step is None:
+        return HttpResponseBadRequest(
+            _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
+        )
+    analysis, move_notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
+    key = move_list_key(game, analysis["analysis_state"])
+    found = _move_lists.get(key)
+    if found is None:
+        limited = _move_list_limited(request)
+        if limited:
+            return limited
+        found = render_move_list(game, record, move_notes())
+        _move_lists.put(key, found)
+    count, moves_html = found
+    if step >= count:  # past the last step: the last, with its notes
+        step = count - 1
+        analysis, _notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
+    context = replay_context(game, step, count - 1, engine.position_at(record, step))
+    fragment = request.htmx and not request.htmx.history_restore_request
+    if fragment and request.headers.get(MOVES_HEADER) == analysis["analysis_state"]:
+        moves_html = KEPT_MOVES  # the page holds this list: static/js/replay.js marks the step
+    else:
+        moves_html = mark_current(moves_html, step)
+    context.update(analysis, moves_html=moves_html)
+    template = "games/replay.html#replay-body" if fragment else "games/replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request", MOVES_HEADER))
+    return response
+
+
+def _move_list_limited(request):
+    """The answer to one move list too many to render (SKYJO_RATELIMIT_REPLAY per user), else
+    ``None``. Rendering a long game's list takes a fraction of a second of CPU: a loop over
+    many games and languages, each a miss of the cache, would keep a process busy. A list
+    rendered once is served from the cache, uncounted. An htmx step (a list dropped from the
+    cache since) loads the page, which says why."""
+    message = ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_REPLAY",
+        _(
+            "You opened many replays in a short time: at most %(count)s %(per)s. Try again in "
+            "%(wait)s; the replays you opened last still open."
+        ),
+        key="user",
+        group="skyjo.replay",
+        method="GET",
+    )
+    if message is None:
+        return None
+    response = render(request, "ratelimited.html", {"message": message}, status=429)
+    if request.htmx:
+        response["HX-Refresh"] = "true"
+    return response

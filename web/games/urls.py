@@ -1,0 +1,35 @@
+from django.urls import path
+
+from web.games import replay as replay_views
+from web.games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
+    path("lobbies/", views.lobby_list, name="lobbies"),
+    path("lobbies/invite/<str:code>/", views.lobby_invite, name="lobby_invite"),
+    path("lobbies/<id:lobby_id>/", views.lobby_detail, name="lobby"),
+    path("lobbies/<id:lobby_id>/join/", views.lobby_join, name="lobby_join"),
+    path("lobbies/<id:lobby_id>/leave/", views.lobby_leave, name="lobby_leave"),
+    path("lobbies/<id:lobby_id>/remove/<id:seat_index>/", views.lobby_remove, name="lobby_remove"),
+    path("lobbies/<id:lobby_id>/start/", views.lobby_start, name="lobby_start"),
+    path(
+        "lobbies/<id:lobby_id>/bots/<id:seat_index>/add/",
+        views.lobby_add_bot,
+        name="lobby_add_bot",
+    ),
+    path(
+        "lobbies/<id:lobby_id>/bots/<id:seat_index>/remove/",
+        views.lobby_remove_bot,
+        name="lobby_remove_bot",
+    ),
+    path("play/bots/", views.play_bots, name="play_bots"),
+    path("games/<id:game_id>/", views.game_detail, name="game"),
+    path("games/<id:game_id>/state.json", views.game_state_json, name="game_state"),
+    path("games/<id:game_id>/record.json", views.game_record_json, name="game_record"),
+    path("games/<id:game_id>/replay/", replay_views.game_replay, name="replay"),
+    path("games/<id:game_id>/rematch/", views.game_rematch, name="rematch"),
+    path("games/<id:game_id>/end/", views.game_abandon, name="abandon"),
+]

@@ -1,0 +1,405 @@
+"""Pages and JSON endpoints of lobbies and games. Writes go through games.services."""
+
+import time
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from core.access import sees_private_games
+from core.errors import NotAPlayer, NotFound, ServiceError
+from games import records, selectors, services
+from games.bots import LEVELS
+from games.labels import BOT_LEVEL_LABELS
+from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
+from web.accounts.views import NEW_PLAYER
+from web.games import rendering
+from web.games.presenters import public_of
+from web.ratelimit import limit
+
+LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
+
+
+class BotGameForm(forms.Form):
+    bots = forms.TypedChoiceField(
+        label=gettext_lazy("Bots"),
+        choices=[(n, str(n)) for n in range(1, MAX_SEATS)],
+        coerce=int,
+        initial=3,
+    )
+    level = forms.ChoiceField(label=gettext_lazy("Level"), choices=LEVEL_CHOICES, initial="medium")
+    end_score = forms.IntegerField(
+        label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
+    )
+
+
+# Rate limits (web.ratelimit); every POST also counts against SKYJO_RATELIMIT_WRITE.
+create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
+join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
+
+
+def home(request):
+    """The home page; a player who has just registered is welcomed (the message above), not
+    welcomed "back"."""
+    new_player = request.session.pop(NEW_PLAYER, False)
+    return render(request, "games/home.html", {"bot_form": BotGameForm(), "new_player": new_player})
+
+
+@login_required
+@require_POST
+@create_limit
+def play_bots(request):
+    """One click from the home page: a private game against bots, started at once."""
+    form = BotGameForm(request.POST)
+    if form.is_valid():
+        try:
+            game = services.bot_game_create(user=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            return redirect("games:game", game.pk)
+    else:
+        messages.error(request, _("Choose 1 to 7 bots, a level and an end score from 1 to 1000."))
+    return redirect("games:home")
+
+
+def rules(request):
+    return render(request, "games/rules.html")
+
+
+TURN_CLOCK_CHOICES = [
+    (s, format_lazy(gettext_lazy("{seconds} seconds"), seconds=s) if s else gettext_lazy("Off"))
+    for s in TURN_CLOCKS
+]
+
+
+class LobbyForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=60, initial=gettext_lazy("Skyjo table")
+    )
+    seat_count = forms.TypedChoiceField(
+        label=gettext_lazy("Seats"),
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+        coerce=int,
+        initial=4,
+    )
+    is_public = forms.BooleanField(
+        label=gettext_lazy("Public (listed here; otherwise join by invite link)"),
+        required=False,
+        initial=True,
+    )
+    end_score = forms.IntegerField(
+        label=gettext_lazy("End score"),
+        min_value=1,
+        max_value=1000,
+        initial=100,
+        help_text=gettext_lazy("Default 100."),
+    )
+    double_on_tie = forms.BooleanField(
+        label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
+    )
+    final_reveal_clears_columns = forms.BooleanField(
+        label=gettext_lazy("Columns completed by the final reveal are removed"),
+        required=False,
+        initial=True,
+    )
+    # Preselected for people at a table; a client that leaves the field out gets no clock.
+    turn_clock = forms.TypedChoiceField(
+        label=gettext_lazy("Turn clock"),
+        choices=TURN_CLOCK_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=60,
+        help_text=gettext_lazy(
+            "Time for each turn and for getting ready: when it runs out, the medium bot plays "
+            "that turn. Off: players may take as long as they like."
+        ),
+    )
+
+
+@login_required
+@create_limit
+def lobby_list(request):
+    form = LobbyForm()
+    if request.method == "POST":
+        form = LobbyForm(request.POST)
+        if form.is_valid():
+            try:
+                lobby = services.lobby_create(host=request.user, **form.cleaned_data)
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("games:lobby", lobby.pk)
+    return render(
+        request,
+        "games/lobby_list.html",
+        {
+            "form": form,
+            "lobbies": selectors.open_lobbies(),
+            "games": selectors.running_public_games(),
+            "mine": selectors.my_lobbies(request.user),
+        },
+    )
+
+
+def _lobby_context(
+    lobby: Lobby, user, invite_code: str | None = None, removed: frozenset[int] | None = None
+) -> dict:
+    """``removed``: the lobby's removed users (selectors.lobby_removed_ids), if read already."""
+    seats = list(lobby.seats.all())
+    my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    taken = sum(not s.is_empty for s in seats)
+    return {
+        "lobby": lobby,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_host": lobby.host_id == user.pk,
+        "taken": taken,
+        "can_start": taken >= MIN_SEATS,
+        "is_full": taken >= lobby.seat_count,
+        "invite_code": invite_code,
+        "removed": selectors.was_removed(lobby, user, removed),
+        "bot_levels": LEVEL_CHOICES,
+    }
+
+
+def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
+    """The lobby if the user may see it (selectors.lobby_for_user), else the 404 of a lobby
+    that is not there: every lobby URL, a POST's too, answers a private lobby's stranger as it
+    answers an id that no lobby has (a refusal such as "This lobby is private" or "Only the
+    host can start the game" told them that one was there)."""
+    try:
+        return selectors.lobby_for_user(
+            lobby_id=lobby_id, user=request.user, invite_code=invite_code
+        )
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+@login_required
+def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
+    lobby = _lobby_or_404(request, lobby_id, invite_code)
+    context = _lobby_context(lobby, request.user, invite_code)
+    # To the game, for whoever may see it: a private game's late invitee stays here, where the
+    # page says it started without them (the game's page would say "no such game").
+    may_watch = context["my_seat"] or lobby.is_public or sees_private_games(request.user)
+    if lobby.status == Lobby.Status.PLAYING and lobby.game_id and may_watch:
+        return redirect("games:game", lobby.game_id)
+    # Offered while the lobby takes players, to its players (and anyone, when it is public).
+    if lobby.status == Lobby.Status.OPEN and (context["my_seat"] or lobby.is_public):
+        link = f"/lobbies/invite/{lobby.invite_code}/"
+        context["invite_url"] = request.build_absolute_uri(link)
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+def lobby_invite(request, code: str):
+    lobby = Lobby.objects.filter(invite_code=code).first()
+    if lobby is None:
+        raise Http404(_("This invite link is not valid."))
+    return lobby_detail(request, lobby.pk, invite_code=code)
+
+
+def _lobby_action(request, lobby_id: int, call, success: str | None = None):
+    _lobby_or_404(request, lobby_id)
+    try:
+        call()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if success:
+            messages.success(request, success)
+    return redirect("games:lobby", lobby_id)
+
+
+@login_required
+@require_POST
+@join_limit
+def lobby_join(request, lobby_id: int):
+    code = request.POST.get("invite_code") or None
+    _lobby_or_404(request, lobby_id, code)
+    try:
+        services.lobby_join(lobby_id=lobby_id, user=request.user, invite_code=code)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        if code:
+            try:
+                return redirect("games:lobby_invite", code)
+            except NoReverseMatch:  # no invite link holds such a code ("/" in it)
+                pass
+    return redirect("games:lobby", lobby_id)
+
+
+@login_required
+@require_POST
+def lobby_leave(request, lobby_id: int):
+    _lobby_or_404(request, lobby_id)
+    try:
+        services.lobby_leave(lobby_id=lobby_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby", lobby_id)
+    messages.info(request, _("You left the lobby."))
+    return redirect("games:lobbies")
+
+
+@login_required
+@require_POST
+def lobby_remove(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_remove_player(
+            lobby_id=lobby_id, host=request.user, seat_index=seat_index
+        ),
+    )
+
+
+@login_required
+@require_POST
+def lobby_add_bot(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_add_bot(
+            lobby_id=lobby_id,
+            host=request.user,
+            seat_index=seat_index,
+            level=request.POST.get("level", ""),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def lobby_remove_bot(request, lobby_id: int, seat_index: int):
+    return _lobby_action(
+        request,
+        lobby_id,
+        lambda: services.lobby_remove_bot(
+            lobby_id=lobby_id, host=request.user, seat_index=seat_index
+        ),
+    )
+
+
+@login_required
+@require_POST
+@join_limit
+def lobby_start(request, lobby_id: int):
+    _lobby_or_404(request, lobby_id)
+    try:
+        game = services.lobby_start(lobby_id=lobby_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby", lobby_id)
+    return redirect("games:game", game.pk)
+
+
+def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
+    """The game and the user's seat, if they may see it (selectors.game_for_user), else the
+    404 of a game that is not there, for every game URL, a POST's too."""
+    try:
+        return selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+@login_required
+def game_detail(request, game_id: int):
+    game, seat = _game_or_404(request, game_id)
+    state = selectors.game_state(game=game, seat=seat)
+    public = public_of(state.view)
+    can_end = selectors.may_end(game, seat)
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "seat": seat,
+            "board": rendering.board_html(public, state.meta),
+            "controls": rendering.controls_html(state.view, state.meta),
+            "can_end": can_end,
+            "end_counts": can_end and selectors.end_counts(game, seat),
+            # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
+            "server_now_ms": int(time.time() * 1000),
+            # The server speaks at least this often: a longer silence is a dead socket (game.js).
+            "heartbeat_ms": int(settings.SKYJO_WS_HEARTBEAT * 1000),
+        },
+    )
+
+
+@login_required
+@require_GET
+def game_state_json(request, game_id: int):
+    game, seat = _game_or_404(request, game_id)
+    state = selectors.game_state(game=game, seat=seat)
+    data = {**state.view.to_json(), "version": game.version}
+    if state.meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
+        data["clock"] = state.meta["clock"]
+    response = JsonResponse(data)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def game_record_json(request, game_id: int):
+    game, _seat = _game_or_404(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "game_not_finished",
+                    "message": _("The record of a game is published once the game is over."),
+                }
+            },
+            status=403,
+        )
+    response = JsonResponse(records.finished_record(game))
+    response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+@join_limit
+def game_rematch(request, game_id: int):
+    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    try:
+        new = services.game_rematch(game_id=game_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id)
+    return redirect("games:game", new.pk)
+
+
+@login_required
+@require_POST
+def game_abandon(request, game_id: int):
+    """The only human of a game against bots ends it (services.game_abandon); the form says
+    whether they were told it counts (``counts``: 1 or 0), so that a move made since the page
+    was loaded never turns what they read into something else."""
+    told = {"1": True, "0": False}.get(request.POST.get("counts"))
+    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    try:
+        counted = services.game_abandon(game_id=game_id, user=request.user, counts=told)
+    except (NotAPlayer, NotFound) as exc:  # a spectator of a public game: nothing to end
+        messages.error(request, exc.message)
+        return redirect("games:home")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id)
+    if counted:
+        messages.success(request, _("The game is ended: it counts as a loss, in last place."))
+    else:
+        messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    return redirect("games:home")

@@ -1,0 +1,291 @@
+"""Pages of moderation: players report a message, a player or a game; moderators work
+through the queue, a player's or a game's file and the audit log, and act through
+moderation.services (every action a POST, checked against the moderator's permission)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from accounts.names import short_name
+from core.access import perm
+from core.errors import NotFound, ServiceError
+from games import selectors as game_selectors
+from games.models import Game
+from moderation import selectors, services
+from moderation.models import Report
+from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
+from web.redirects import local_url
+
+
+def _received() -> str:
+    return _("Thank you: your report was received. A moderator will look at it.")
+
+
+def _back(request, default: str) -> str:
+    return local_url(request, request.POST.get("next") or request.GET.get("next")) or default
+
+
+# Players' reports ---------------------------------------------------------------------------
+
+
+def _report_page(request, *, title, back, kind, target_id, targets=None, game_id=None):
+    """The report form for one target (or, with ``targets``, one of several), and its
+    answer: received, or received already."""
+    form = ReportForm(request.POST or None, targets=targets)
+    if request.method == "POST" and form.is_valid():
+        chosen_kind, chosen_id = kind, target_id
+        if targets:
+            chosen = form.cleaned_data["target"]
+            if chosen != "game":
+                chosen_kind, chosen_id = Report.Kind.PLAYER, int(chosen)
+        try:
+            _report, created = services.report_create(
+                reporter=request.user,
+                kind=chosen_kind,
+                target_id=chosen_id,
+                reason=form.cleaned_data["reason"],
+                text=form.cleaned_data["text"],
+                game_id=game_id,
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            if created:
+                messages.success(request, _received())
+            else:
+                messages.info(
+                    request, _("You have reported this already: a moderator will look at it.")
+                )
+            return redirect(_back(request, back))
+    earlier = None
+    if not targets:
+        earlier = _existing(request.user, kind, target_id)
+    return render(
+        request,
+        "moderation/report.html",
+        {"form": form, "title": title, "back": _back(request, back), "earlier": earlier},
+    )
+
+
+def _existing(user, kind, target_id):
+    key = {"message": "message_id", "player": "player_id", "game": "game_id"}[kind]
+    return Report.objects.filter(reporter=user, kind=kind, **{key: target_id}).first()
+
+
+@login_required
+def report_player(request, username):
+    player = get_object_or_404(User, username=username, is_active=True)
+    if player == request.user:
+        raise Http404
+    return _report_page(
+        request,
+        title=_("Report %(name)s") % {"name": short_name(player.username)},
+        back=reverse("accounts:profile", args=[player.username]),
+        kind=Report.Kind.PLAYER,
+        target_id=player.pk,
+    )
+
+
+@login_required
+def report_game(request, game_id):
+    """From the table: the game itself, or one of the other people at it."""
+    try:
+        game, _seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
+    except NotFound as exc:
+        raise Http404 from exc
+    others = [
+        (str(p.user_id), _("The player %(name)s") % {"name": short_name(p.name)})
+        for p in game.players.exclude(user=None).exclude(user=request.user).order_by("seat")
+    ]
+    return _report_page(
+        request,
+        title=_("Report a problem at %(table)s") % {"table": game.lobby.name},
+        back=reverse("games:game", args=[game.pk]),
+        kind=Report.Kind.GAME,
+        target_id=game.pk,
+        targets=[("game", _("This game")), *others],
+        game_id=game.pk,
+    )
+
+
+@login_required
+def report_message(request, message_id):
+    try:  # only a message the reporter may read
+        message = services.readable_message(request.user, message_id)
+    except NotFound as exc:
+        raise Http404 from exc
+    if message.author_id == request.user.pk:
+        raise Http404
+    if message.game_id:
+        back = reverse("games:game", args=[message.game_id])
+    else:
+        back = reverse("games:lobby", args=[message.lobby_id])
+    return _report_page(
+        request,
+        title=_("Report a message by %(name)s") % {"name": short_name(message.author.username)},
+        back=back,
+        kind=Report.Kind.MESSAGE,
+        target_id=message.pk,
+    )
+
+
+# Moderators' pages --------------------------------------------------------------------------
+
+
+def _moderator(request, codename="view_report"):
+    if not request.user.is_authenticated or not request.user.has_perm(perm(codename)):
+        raise PermissionDenied
+
+
+def queue(request):
+    _moderator(request)
+    items, total = selectors.open_reports(viewer=request.user)
+    return render(
+        request,
+        "moderation/queue.html",
+        {"items": items, "total": total, "forms": _forms(request.get_full_path())},
+    )
+
+
+def player_file(request, username):
+    _moderator(request)
+    player = get_object_or_404(User, username=username)
+    return render(
+        request,
+        "moderation/player.html",
+        {
+            "file": selectors.player_file(player, viewer=request.user),
+            "forms": _forms(request.get_full_path()),
+        },
+    )
+
+
+def game_file(request, game_id):
+    _moderator(request)
+    game = get_object_or_404(Game.objects.select_related("lobby"), pk=game_id)
+    return render(
+        request,
+        "moderation/game.html",
+        {"file": selectors.game_file(game), "forms": _forms(request.get_full_path())},
+    )
+
+
+def audit_log(request):
+    _moderator(request, "view_auditentry")
+    player = None
+    if request.GET.get("player"):
+        player = User.objects.filter(username=request.GET["player"]).first()
+    return render(
+        request,
+        "moderation/log.html",
+        {"entries": selectors.audit_log(player=player), "player": player},
+    )
+
+
+def _forms(here: str) -> dict:
+    """What the action forms of a page offer (they are written out in the templates, with ids
+    of their own per report)."""
+    return {
+        "next": here,
+        "silence_choices": SanctionForm.base_fields["duration"].choices,
+        "ban_choices": BanForm.base_fields["duration"].choices,
+    }
+
+
+# Moderators' actions: name -> (permission, form, call(moderator, pk, form), done) ------------
+
+
+def _note(form):
+    return {"reason": form.cleaned_data["reason"], "report_id": form.cleaned_data["report"]}
+
+
+ACTIONS = {
+    "dismiss": (
+        "dismiss_report",
+        ActionForm,
+        lambda m, pk, f: services.report_dismiss(
+            moderator=m, report_id=pk, reason=f.cleaned_data["reason"]
+        ),
+        gettext_lazy("The report is dismissed."),
+    ),
+    "hide": (
+        "hide_message",
+        ActionForm,
+        lambda m, pk, f: services.message_hide(moderator=m, message_id=pk, **_note(f)),
+        gettext_lazy("The message is hidden."),
+    ),
+    "silence": (
+        "silence_player",
+        SanctionForm,
+        lambda m, pk, f: services.player_silence(
+            moderator=m, user_id=pk, until=f.until(), **_note(f)
+        ),
+        gettext_lazy("The player is silenced in the chat."),
+    ),
+    "unsilence": (
+        "silence_player",
+        ActionForm,
+        lambda m, pk, f: services.player_unsilence(
+            moderator=m, user_id=pk, reason=f.cleaned_data["reason"]
+        ),
+        gettext_lazy("The silence is lifted."),
+    ),
+    "ban": (
+        "ban_player",
+        BanForm,
+        lambda m, pk, f: services.player_ban(moderator=m, user_id=pk, until=f.until(), **_note(f)),
+        gettext_lazy("The player is banned."),
+    ),
+    "unban": (
+        "ban_player",
+        ActionForm,
+        lambda m, pk, f: services.player_unban(
+            moderator=m, user_id=pk, reason=f.cleaned_data["reason"]
+        ),
+        gettext_lazy("The ban is lifted."),
+    ),
+    "close_lobby": (
+        "close_lobby",
+        ActionForm,
+        lambda m, pk, f: services.lobby_close(moderator=m, lobby_id=pk, **_note(f)),
+        gettext_lazy("The lobby is closed."),
+    ),
+    "stop_game": (
+        "stop_game",
+        ActionForm,
+        lambda m, pk, f: services.game_stop(moderator=m, game_id=pk, **_note(f)),
+        gettext_lazy("The game is stopped and voided."),
+    ),
+}
+
+
+@require_POST
+def act(request, action: str, pk: int):
+    """One moderator action on one thing (``pk``: the report, message, player, lobby or game),
+    then back to the page it was done from."""
+    if action not in ACTIONS:
+        raise Http404
+    codename, form_class, call, done = ACTIONS[action]
+    _moderator(request, codename)
+    form = form_class(request.POST)
+    back = _back(request, reverse("moderation:queue"))
+    if not form.is_valid():
+        messages.error(request, _("Give a reason (the player reads it) and a duration."))
+        return redirect(back)
+    try:
+        changed = call(request.user, pk, form)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if changed:
+            messages.success(request, done)
+        else:
+            messages.info(request, _("Nothing to do: it was done already."))
+    return redirect(back)

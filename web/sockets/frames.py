@@ -1,0 +1,98 @@
+"""Reading one frame a client sent on a game socket: exactly the grammar of docs/protocol.md.
+
+A frame is a text frame of at most ``MAX_FRAME`` characters holding one flat JSON object.
+Anything else is refused with a ``BadRequest`` whose ``code`` the protocol documents; nothing
+here raises anything else, whatever the frame holds (games/tests/test_frames_fuzz.py). Like the
+rules engine's, these messages stay in English: only a hand-made client sends such frames, and
+the ``code`` says what went wrong.
+"""
+
+import json
+import re
+
+from core.errors import BadRequest
+from web.sockets import chat_frames
+
+MAX_FRAME = 2048
+COMMANDS = ("sync", "ready", "rematch")
+ACTION_KEYS = frozenset({"reveal", "take", "swap", "flip"})
+KNOWN_KEYS = ACTION_KEYS | {"version", *COMMANDS}
+# Added by htmx's websocket extension to the frames it sends; never read.
+IGNORED_KEYS = ("HEADERS",)
+# HTML mode: htmx sends form fields as strings. Only these spellings stand for numbers and
+# booleans: digits alone (no sign, no space, no other script's digits), "true", "false".
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def _constant(name: str):
+    raise ValueError(f"{name} is not allowed")
+
+
+def _coerce(value):
+    if isinstance(value, str):
+        if _DIGITS.fullmatch(value):
+            return int(value)
+        if value in ("true", "false"):
+            return value == "true"
+    return value
+
+
+def _is_version(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def load(text_data, bytes_data) -> dict:
+    """The frame's JSON object, or ``BadRequest`` (``bad_frame``, ``frame_too_large``,
+    ``bad_json``)."""
+    if text_data is None:
+        raise BadRequest("Send text frames holding JSON, not binary frames.", code="bad_frame")
+    if len(text_data) > MAX_FRAME:
+        raise BadRequest(
+            f"A frame may hold at most {MAX_FRAME} characters.",
+            code="frame_too_large",
+        )
+    try:
+        data = json.loads(text_data, parse_constant=_constant)
+    except (ValueError, RecursionError):
+        raise BadRequest("The frame is not valid JSON.", code="bad_json") from None
+    if not isinstance(data, dict):
+        raise BadRequest("A frame must be a JSON object.", code="bad_json")
+    return data
+
+
+def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
+    """``(command, data)``: ``command`` is ``sync``, ``ready``, ``rematch`` (``data`` is then
+    empty), ``chat`` (``data``: web.sockets.chat_frames.parse) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
+    data = load(text_data, bytes_data)
+    for key in IGNORED_KEYS:
+        data.pop(key, None)
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        if chat_frames.is_chat(data):  # only here: a move's frame never asks
+            return "chat", chat_frames.parse(data)
+        raise BadRequest(
+            f"Unknown key {json.dumps(unknown[0][:40])}: see the protocol for the frames you "
+            "may send.",
+            code="malformed_action",
+        )
+    if not json_mode:
+        data = {key: _coerce(value) for key, value in data.items()}
+    for key, value in data.items():
+        if isinstance(value, dict | list):
+            raise BadRequest(
+                f"{json.dumps(key)} must be a number, a string or true, not a list or an object.",
+                code="malformed_action",
+            )
+    commands = [c for c in COMMANDS if c in data]
+    if "version" in data and not _is_version(data["version"]):
+        raise BadRequest('"version" must be a whole number from 0 up.')
+    if commands:
+        command = commands[0]
+        if len(commands) > 1 or set(data) - {command, "version"}:
+            raise BadRequest("Send one command or one action per frame.", code="malformed_action")
+        if data[command] is not True:
+            raise BadRequest(f'Send {{"{command}": true}}.')
+        return command, {}
+    if "version" not in data:
+        raise BadRequest('Every action needs the "version" of the state you saw, as an integer.')
+    return "action", data

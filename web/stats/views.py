@@ -1,0 +1,162 @@
+"""The profile page (``/u/<name>/``) and the players page (``/players/``)."""
+
+from urllib.parse import urlencode
+
+from django.shortcuts import render
+from django.template.loader import get_template, render_to_string
+from django.utils.translation import gettext as _
+
+from stats import profile_cache, queries
+from web.stats import charts
+
+PERIODS = ("all", "30d")
+MIN_GAMES = (1, 5, 20, 100)
+
+
+def rating_chart(history: list[dict]) -> dict:
+    """The rating history's chart and its text alternative."""
+    if not history:
+        return {}
+    values = [history[0]["rating_before"]] + [h["rating_after"] for h in history]
+    labels = [""] + [h["rated_at"].strftime("%d.%m") for h in history]
+    return {
+        "chart": charts.line_chart([(_("Rating"), values)], labels),
+        "title": _("Rating history"),
+        "description": _(
+            "Rating over the last %(games)d rated games: from %(first)d to %(last)d, "
+            "highest %(high)d, lowest %(low)d."
+        )
+        % {
+            "games": len(history),
+            "first": values[0],
+            "last": values[-1],
+            "high": max(values),
+            "low": min(values),
+        },
+    }
+
+
+def distribution_chart(distribution: list[tuple[int, int]]) -> dict:
+    if not distribution:
+        return {}
+    last = queries.BUCKET - 1  # a bar holds the scores from its start to this many more
+    parts = [
+        _("%(low)d to %(high)d: %(count)d") % {"low": low, "high": low + last, "count": n}
+        for low, n in distribution
+        if n
+    ]
+    return {
+        "chart": charts.bar_chart([(f"{low}–{low + last}", n) for low, n in distribution]),
+        "title": _("Round scores"),
+        "description": _("Rounds by score: %(parts)s.") % {"parts": "; ".join(parts)},
+    }
+
+
+def profile(request, username):
+    """A player's page: their figures (cached per change of their games, stats.profile_cache)
+    and a page of their history (read every time: it shows running games too)."""
+    player = profile_cache.profile_owner(username, request.user)
+
+    def panels(figures) -> str:
+        return render_to_string(
+            "stats/profile_stats.html",
+            {
+                "player": player,
+                "profile": figures,
+                "rating": rating_chart(figures.rating_history),
+                "sides": [
+                    (
+                        _("Against people"),
+                        "people",
+                        figures.people,
+                        distribution_chart(figures.people.distribution),
+                    ),
+                    (
+                        _("With bots"),
+                        "bots",
+                        figures.bots,
+                        distribution_chart(figures.bots.distribution),
+                    ),
+                ],
+            },
+        )
+
+    history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
+    # A viewer who shares no private game with the player sees what a visitor sees: the same
+    # figures, computed without looking up the viewer's own games.
+    seen_by = request.user
+    if profile_cache.viewer_kind(player, request.user) == profile_cache.PUBLIC:
+        seen_by = None
+    figures, html = profile_cache.figures(
+        player,
+        request.user,
+        lambda: queries.player_profile(player, viewer=seen_by),
+        panels,
+    )
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "is_own_profile": request.user == player,
+            "profile": figures,
+            "stats_panels": html,
+            "history": history,
+            "history_rows": profile_cache.history_rows(
+                history.entries,
+                get_template("stats/history_row.html").render,
+            ),
+        },
+    )
+
+
+def _choice(value, choices, default):
+    try:
+        value = type(default)(value)
+    except (TypeError, ValueError):
+        return default
+    return value if value in choices else default
+
+
+def leaderboard(request):
+    """The rating leaderboard, paged and filtered in SQL, with the viewer's rank."""
+    period = _choice(request.GET.get("period"), PERIODS, "all")
+    min_games = _choice(request.GET.get("min"), MIN_GAMES, 1)
+    search = request.GET.get("q", "").strip()[:40]
+    page = queries.leaderboard(
+        period=period,
+        min_games=min_games,
+        search=search,
+        page=request.GET.get("page"),
+        viewer=request.user,
+    )
+    my_rank = page.my_rank
+    me = request.user.pk
+    shown = [
+        (p.pk, p.username, p.rank, p.rating, p.rating_is_provisional, p.rated_games)
+        for p in page.object_list
+    ]
+    # The table is named by what it shows: any change of a rank, a name or a rating is a
+    # new entry; the viewer's pk only when their row is on this page (it is highlighted).
+    table = shown and profile_cache.fragment(
+        "leaderboard",
+        (me if me in {row[0] for row in shown} else None, shown),
+        lambda: render_to_string(
+            "stats/leaderboard_table.html", {"rows": page.object_list, "me": me}
+        ),
+    )
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {
+            "page": page,
+            "table": table,
+            "period": period,
+            "min_games": min_games,
+            "search": search,
+            "my_rank": my_rank,
+            "my_page": (my_rank - 1) // queries.LEADERBOARD_PAGE + 1 if my_rank else None,
+            "min_choices": MIN_GAMES,
+            "query": urlencode({"q": search, "period": period, "min": min_games}) + "&",
+        },
+    )
