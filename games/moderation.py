@@ -6,7 +6,7 @@ itself is games.services.abort_game, which a player ending their game against bo
 (games.services.game_abandon) shares. Like every
 service, each runs in one transaction, locks in the one order (Lobby, then Game),
 saves only the columns it changes, and publishes after the commit, so that players' pages and
-sockets learn of it at once. The admin shows game state read-only (games/admin.py): these are
+sockets learn of it at once. The admin shows game state read-only (web/games/admin.py): these are
 the only ways a moderator changes it.
 """
 

@@ -11,13 +11,13 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
+from accounts import access as sockets
 from conftest import PASSWORD
 from games import services
 from games.models import Move
 from games.tests.helpers import start_game
 from games.tests.ws import db, receive_json, send
 from skyjo_site.asgi import application
-from web.sockets import access as sockets
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
