@@ -49,7 +49,7 @@ async def test_a_disconnect_during_shutdown_logs_a_line_and_no_traceback(
     shut_down_pools()
     # After our disconnect handler, channels closes old database connections through the same
     # stopped pool and raises: that is channels' own call, not the consumer's.
-    with caplog.at_level(logging.WARNING, logger="games"), contextlib.suppress(RuntimeError):
+    with caplog.at_level(logging.WARNING, logger="web"), contextlib.suppress(RuntimeError):
         await comm.disconnect()
 
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("games")]
