@@ -52,7 +52,7 @@ async def test_a_disconnect_during_shutdown_logs_a_line_and_no_traceback(
     with caplog.at_level(logging.WARNING, logger="web"), contextlib.suppress(RuntimeError):
         await comm.disconnect()
 
-    messages = [r.getMessage() for r in caplog.records if r.name.startswith("games")]
+    messages = [r.getMessage() for r in caplog.records if r.name.startswith("web")]
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
     assert messages == [
         "socket claim not released: the server is shutting down",
