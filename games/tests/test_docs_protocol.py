@@ -64,7 +64,12 @@ def socket_error_codes() -> set[str]:
         )
     }  # fmt: skip
     parsers = set()
-    for path in ("web/sockets/frames.py", "web/sockets/chat_frames.py", "web/sockets/game.py", "web/sockets/chat.py"):
+    for path in (
+        "web/sockets/frames.py",
+        "web/sockets/chat_frames.py",
+        "web/sockets/game.py",
+        "web/sockets/chat.py",
+    ):
         parsers |= _codes_in(ROOT / path)
     return engine | chat | services | parsers
 
