@@ -10,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts import deletion
+from accounts.services import user_set_language
 from web import ratelimit
 from web.accounts.forms import (
     AccountDeleteForm,
@@ -194,3 +196,14 @@ def account_delete(request):
         messages.success(request, _("Your account is deleted. Thank you for playing!"))
         return redirect("home")
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def set_language(request):
+    """The language switcher of every page: Django's ``set_language`` (the language cookie,
+    back to ``next``), and for a player also their own setting, which wins over the cookie."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_set_language(user_id=request.user.pk, language=language)
+    return response
