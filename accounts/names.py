@@ -39,6 +39,14 @@ def validate_player_name(value: str) -> None:
         raise ValidationError(
             _("Use only letters, digits, _ and - in a player name."), code="name_characters"
         )
+    if is_reserved(value):
+        raise ValidationError(
+            _(
+                "This name is kept for the site, its moderators or its bots, so that nobody "
+                "can pass for them: choose another."
+            ),
+            code="name_reserved",
+        )
     if mixes_alphabets(value):
         raise ValidationError(
             _(
@@ -48,6 +56,22 @@ def validate_player_name(value: str) -> None:
             ),
             code="name_scripts",
         )
+
+
+# Names that would pass for the site, its staff or its bots, whatever their case, "_" or "-".
+RESERVED = frozenset(
+    {
+        "admin", "administrator", "moderator", "moderators", "mod", "mods", "staff", "support",
+        "system", "root", "official", "skyjo", "skyjoonline", "server", "anonymous", "nobody",
+    }
+)  # fmt: skip
+_BOT_NAME = re.compile(r"(easy|medium|strong|expert|away)?bots?\d*")
+
+
+def is_reserved(value: str) -> bool:
+    """Whether ``value`` reads as the site's, its staff's or a bot's name."""
+    plain = value.casefold().replace("_", "").replace("-", "")
+    return plain in RESERVED or bool(_BOT_NAME.fullmatch(plain))
 
 
 def mixes_alphabets(value: str) -> bool:

@@ -7,6 +7,7 @@ a time, are shown to them), is logged out on their next request, and ``User.ban`
 open sockets are told to close (issue 10 item 1).
 """
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -67,3 +68,11 @@ def ban_message(user) -> str:
         "until": until,
         "reason": reason,
     }
+
+
+def user_set_language(*, user_id: int, language: str) -> None:
+    """Remember ``language`` (a code of settings.LANGUAGES, or "" for the browser's) as the
+    player's own: one UPDATE of that column alone."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValueError(f"unknown language {language!r}")
+    User.objects.filter(pk=user_id).update(language=language)

@@ -241,7 +241,8 @@ SKYJO_TRUSTED_PROXIES = env_int("SKYJO_TRUSTED_PROXIES", 0, minimum=0)
 RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
 RATELIMIT_VIEW = "web.ratelimit.ratelimited"
 RATELIMIT_CACHE_PREFIX = "rl:"
-SKYJO_RATELIMIT_REGISTER = env_rate("SKYJO_RATELIMIT_REGISTER", "5/h")  # per address
+SKYJO_RATELIMIT_REGISTER = env_rate("SKYJO_RATELIMIT_REGISTER", "5/h")  # accounts made, per address
+SKYJO_RATELIMIT_REGISTER_TRIES = env_rate("SKYJO_RATELIMIT_REGISTER_TRIES", "30/h")  # forms sent
 SKYJO_RATELIMIT_CREATE = env_rate("SKYJO_RATELIMIT_CREATE", "20/h")  # per user
 SKYJO_RATELIMIT_JOIN = env_rate("SKYJO_RATELIMIT_JOIN", "120/h")  # per user
 SKYJO_RATELIMIT_WRITE = env_rate("SKYJO_RATELIMIT_WRITE", "60/m")  # per user or address

@@ -46,23 +46,42 @@ def limit(setting: str, *, key: str, group: str, method: str = "POST"):
     return ratelimit(group=group, key=key, rate=setting_rate(setting), method=method)
 
 
-def count(request, setting: str, *, key: str, group: str, method: str = "POST") -> dict | None:
-    """Count this request against ``settings.<setting>``: django-ratelimit's usage
-    (``count``, ``limit``, ``should_limit``, ``time_left`` in seconds), or ``None`` when limits
-    are off or the request's method is not counted."""
+def count(
+    request, setting: str, *, key: str, group: str, method: str = "POST", increment: bool = True
+) -> dict | None:
+    """Count this request against ``settings.<setting>`` (``increment=False``: only look):
+    django-ratelimit's usage (``count``, ``limit``, ``should_limit``, ``time_left`` in
+    seconds), or ``None`` when limits are off or the request's method is not counted."""
     return get_usage(
-        request, group=group, key=key, rate=setting_rate(setting), method=method, increment=True
+        request,
+        group=group,
+        key=key,
+        rate=setting_rate(setting),
+        method=method,
+        increment=increment,
     )
 
 
 def refusal(
-    request, setting: str, text: str, *, key: str, group: str, method: str = "POST"
+    request,
+    setting: str,
+    text: str,
+    *,
+    key: str,
+    group: str,
+    method: str = "POST",
+    increment: bool = True,
 ) -> str | None:
-    """Count this request against ``settings.<setting>``: under the limit (or with limits off)
-    ``None``; over it, the refusal for people, logged: ``text`` with ``%(count)s``,
-    ``%(per)s`` (the limit: "at most 5 an hour") and ``%(wait)s`` (until its window ends)."""
-    used = count(request, setting, key=key, group=group, method=method)
-    if not used or not used["should_limit"]:
+    """Count this request against ``settings.<setting>`` (``increment=False``: only look, for a
+    limit that counts something done later): under the limit (or with limits off) ``None``;
+    over it, the refusal for people, logged: ``text`` with ``%(count)s``, ``%(per)s`` (the
+    limit: "at most 5 an hour") and ``%(wait)s`` (until its window ends)."""
+    used = count(request, setting, key=key, group=group, method=method, increment=increment)
+    if not used:
+        return None
+    if not increment:  # looking: the request to come would be one more
+        used["should_limit"] = used["count"] >= used["limit"]
+    if not used["should_limit"]:
         return None
     log_limited(request)
     limit, per = window(setting)

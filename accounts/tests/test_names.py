@@ -10,6 +10,7 @@ from django.urls import reverse
 from accounts.names import NAME_MAX, name_html, short_name
 from accounts.tests.test_register import register
 from chat import services as chat_services
+from conftest import PASSWORD
 from games import services
 from games.tests.helpers import play_one, reveal_all, start_game
 
@@ -125,3 +126,32 @@ def test_an_old_long_name_is_cut_in_the_boards_sentences(client, old, alice):
     for page in shown:
         assert short_name(LONG) in page
         assert LONG[: NAME_MAX + 5] not in page
+
+
+@pytest.mark.parametrize(
+    "name", ["admin", "Admin", "moderator", "STAFF", "Medium_bot_1", "strong-bot", "Skyjo"]
+)
+def test_reserved_names_are_refused_at_registration(client, name, django_user_model):
+    response = client.post(
+        reverse("accounts:register"),
+        {"username": name, "email": "r@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "This name is kept for the site, its moderators or its bots" in response.content.decode()
+    assert not django_user_model.objects.filter(username=name).exists()
+
+
+def test_a_taken_name_is_worded_as_a_player_name(client, alice):
+    response = client.post(
+        reverse("accounts:register"),
+        {
+            "username": alice.username.upper(),
+            "email": "r@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    page = response.content.decode()
+    assert "Es gibt bereits einen Spieler mit diesem Namen." in page
+    assert "username" not in re.sub(r'"[^"]*username[^"]*"', "", page)  # only in attributes

@@ -46,14 +46,14 @@ def test_a_new_player_is_not_welcomed_back_on_their_first_page(client):
 def test_it_rejects_a_duplicate_username(client, alice, django_user_model):
     response = register(client, username="alice", email="other@example.com")
     assert response.status_code == 200
-    assert b"A user with that username already exists." in response.content
+    assert b"A player with this name already exists." in response.content
     assert django_user_model.objects.filter(username__iexact="alice").count() == 1
 
 
 def test_it_rejects_a_duplicate_username_in_other_case(client, alice):
     response = register(client, username="ALICE", email="other@example.com")
     assert response.status_code == 200
-    assert b"A user with that username already exists." in response.content
+    assert b"A player with this name already exists." in response.content
 
 
 def test_it_rejects_a_duplicate_email(client, alice):

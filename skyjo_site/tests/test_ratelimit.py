@@ -64,6 +64,49 @@ def test_the_registration_limit_reads_as_a_rate(client, settings, rate, language
     assert says in refused.content.decode()
 
 
+def test_failed_registration_forms_do_not_use_up_the_accounts_limit(client, settings):
+    """Failed on main: one account and four refused forms used up "5 accounts an hour"."""
+    settings.SKYJO_RATELIMIT_REGISTER = "2/h"
+    assert register(client, 0).status_code == 302
+    client.logout()
+    bad = [
+        {"password2": "something else"},  # passwords differ
+        {"username": "player0"},  # taken
+        {"username": "x" * 40},  # too long
+        {"username": "a name"},  # a space
+    ]
+    for change in bad:
+        form = {
+            "username": "newcomer",
+            "email": "n@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            **change,
+        }
+        assert client.post(reverse("accounts:register"), form).status_code == 200
+    assert register(client, 1).status_code == 302  # the second account of two
+    client.logout()
+    refused = register(client, 2)
+    assert refused.status_code == 429
+    assert "Too many accounts were registered from your address: at most 2 an hour" in (
+        refused.content.decode()
+    )
+
+
+def test_registration_forms_have_a_limit_of_their_own(client, settings, django_user_model):
+    settings.SKYJO_RATELIMIT_REGISTER_TRIES = "3/h"
+    form = {"username": "newcomer", "email": "n@example.com", "password1": PASSWORD}
+    for _n in range(3):
+        assert client.post(reverse("accounts:register"), form).status_code == 200
+    refused = client.post(reverse("accounts:register"), {**form, "password2": PASSWORD})
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "The registration form was sent too often from your address: at most 3 times" in page
+    assert "accounts were registered" not in page
+    assert 'value="newcomer"' in page
+    assert not django_user_model.objects.filter(username="newcomer").exists()
+
+
 def lobby_form(name="Friday"):
     return {"name": name, "seat_count": "2", "is_public": "on", "end_score": "50"}
 

@@ -41,8 +41,10 @@ class RegistrationForm(UserCreationForm):
         }
 
     def clean_username(self):
-        validate_player_name(self.cleaned_data.get("username") or "")
-        username = super().clean_username()
+        username = self.cleaned_data.get("username") or ""
+        validate_player_name(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("A player with this name already exists."), code="unique")
         if name_left_in_games(username):
             raise forms.ValidationError(
                 _("A deleted account played under this name, and its games still show it."),

@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/register/", views.register, name="register"),
     path("accounts/settings/", views.settings_view, name="settings"),
     path("accounts/delete/", views.account_delete, name="delete"),
+    path("language/", views.set_language, name="language"),
     path("u/<str:username>/", stats_views.profile, name="profile"),
     path("players/", stats_views.leaderboard, name="leaderboard"),
 ]

@@ -10,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts import deletion
+from accounts.services import user_set_language
 from web import ratelimit
 from web.accounts.forms import (
     AccountDeleteForm,
@@ -35,35 +37,58 @@ def _next_page(request) -> str:
 
 
 def register(request):
-    """The registration form. Over SKYJO_RATELIMIT_REGISTER (per address) it answers 429 with
-    the form as typed (the passwords excepted) and a message that says the limit's window.
+    """The registration form. Two limits per address, each answered 429 with the form as typed
+    (the passwords excepted) and its own words: accounts created (SKYJO_RATELIMIT_REGISTER,
+    counted when one is made) and forms sent (SKYJO_RATELIMIT_REGISTER_TRIES, every POST).
     A new account lands where ``next`` says (the invite link that asked them to log in)."""
     next_page = _next_page(request)
     if request.user.is_authenticated:
         return redirect(next_page or "home")
     form = RegistrationForm(request.POST or None)
     if request.method == "POST":
-        limited = ratelimit.refusal(
-            request,
-            "SKYJO_RATELIMIT_REGISTER",
-            _(
-                "Too many accounts were registered from your address: at most %(count)s "
-                "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
-                "password again)."
-            ),
-            key="ip",
-            group="skyjo.register",
-        )
+        limited = _registration_limited(request)
         if limited:
             context = {"form": form, "limited": limited, "next": next_page}
             return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        ratelimit.count(request, "SKYJO_RATELIMIT_REGISTER", key="ip", group=REGISTERED)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Skyjo Online, %(name)s!") % {"name": user.username})
         request.session[NEW_PLAYER] = True  # the home page greets them once, not "welcome back"
         return redirect(next_page or "home")
     return render(request, "registration/register.html", {"form": form, "next": next_page})
+
+
+REGISTERED = "skyjo.register"
+REGISTER_TRIES = "skyjo.register.tries"
+
+
+def _registration_limited(request) -> str | None:
+    """The refusal of this registration POST, or ``None``: first the accounts this address
+    made (looked at, not counted: only an account made counts), then the forms it sent."""
+    return ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_REGISTER",
+        _(
+            "Too many accounts were registered from your address: at most %(count)s "
+            "%(per)s. Try again in %(wait)s. What you typed is kept below (type the "
+            "password again)."
+        ),
+        key="ip",
+        group=REGISTERED,
+        increment=False,
+    ) or ratelimit.refusal(
+        request,
+        "SKYJO_RATELIMIT_REGISTER_TRIES",
+        _(
+            "The registration form was sent too often from your address: at most %(count)s "
+            "times %(per)s. Try again in %(wait)s. What you typed is kept below (type the "
+            "password again)."
+        ),
+        key="ip",
+        group=REGISTER_TRIES,
+    )
 
 
 def _changes_email(request) -> bool:
@@ -171,3 +196,14 @@ def account_delete(request):
         messages.success(request, _("Your account is deleted. Thank you for playing!"))
         return redirect("home")
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def set_language(request):
+    """The language switcher of every page: Django's ``set_language`` (the language cookie,
+    back to ``next``), and for a player also their own setting, which wins over the cookie."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_set_language(user_id=request.user.pk, language=language)
+    return response
