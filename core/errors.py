@@ -204,7 +204,7 @@ class Unavailable(ServiceError):
 
 
 # The messages of errors raised with plain English text, by code: the rules engine's codes
-# (games/engine/errors.py) and the frame parser's (games/frames.py).
+# (games/engine/errors.py) and the frame parser's (web/sockets/frames.py).
 CODE_MESSAGES = {
     "error": ServiceError.default_message,
     "bad_request": BadRequest.default_message,

@@ -1,8 +1,4 @@
-"""The Redis channel layer settings, built in one place for settings.py and the tests.
-
-Measured in docs/performance.md: why the pool is large, why ``capacity`` is 1000, and how
-channels_redis ``core`` (Redis lists) compares with ``pubsub`` (Redis pub/sub).
-"""
+"""The Redis channel layer settings, built in one place for settings.py and the tests."""
 
 from urllib.parse import parse_qs, urlsplit
 

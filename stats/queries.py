@@ -349,9 +349,7 @@ def _history(user, viewer):
         if viewer is None or not viewer.is_authenticated:
             entries = entries.filter(game__lobby__is_public=True)
         else:
-            # The viewer's seat, looked up per private entry through the game's index (a
-            # scalar subquery: PostgreSQL turned EXISTS into a hash of every game of the
-            # viewer, thousands for a regular, to show twenty entries).
+            # A scalar subquery per entry: PostgreSQL plans EXISTS as a hash of all the viewer's games.
             mine = GamePlayer.objects.filter(game_id=OuterRef("game_id"), user_id=viewer.pk)
             entries = entries.alias(mine=Subquery(mine.order_by().values("id")[:1])).filter(
                 Q(game__lobby__is_public=True) | Q(mine__isnull=False)
