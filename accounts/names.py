@@ -1,12 +1,8 @@
 """The one rule for player names, and how a name is shown everywhere.
 
-A new name holds 3 to 24 characters: letters (any alphabet), digits, ``_`` and ``-``, its
-letters of one alphabet (Unicode TR39's "highly restrictive" level: one script, or the mixes
-Chinese, Japanese and Korean names are written in, with Latin), so that a name with a Cyrillic
-"а" cannot pass for another player's "ann". Names made before the rule (up to 150 characters)
-keep working: wherever a name is shown it is cut
-to ``NAME_MAX`` characters with an ellipsis, the full name in a tooltip (``title``), and the
-CSS class ``name-cut`` keeps even a cut name inside its box (site.css).
+A new name holds 3 to 24 letters (of one script, Unicode TR39 "highly restrictive", so that a
+Cyrillic "а" cannot pass for a Latin "a"), digits, ``_`` and ``-``. Older names (up to 150
+characters) keep working: shown cut to ``NAME_MAX`` characters with the full name in ``title``.
 """
 
 import re

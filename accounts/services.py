@@ -1,10 +1,6 @@
-"""Writes to accounts behind a ban: ban and unban (moderation.services calls these, with its
-audit log entry), and the lifting of a ban for a time once its time is up.
-
-Each locks the user's row, saves only the ban columns (``User.ban``/``User.unban``) and returns
-whether anything changed. A banned player cannot log in (the reason, and the end of a ban for
-a time, are shown to them), is logged out on their next request, and ``User.ban`` is where their
-open sockets are told to close (issue 10 item 1).
+"""Bans: ban, unban, and the lifting of a ban for a time once it is up (moderation.services calls
+these with its audit entry). Each locks the user's row, saves only the ban columns and returns
+whether anything changed; ``User.ban`` closes the user's open sockets.
 """
 
 from django.conf import settings

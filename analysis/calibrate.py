@@ -2,9 +2,8 @@
 
     nice -n 10 .venv/bin/python -m analysis.calibrate --games 500 --seed 1
 
-Each game seats one easy, one medium and one strong bot (seats rotated game by game), plays to
-the end score and analyses every seat; the table pools the decisions of each level. Pure
-Python, no Django.
+One easy, one medium and one strong bot per game (seats rotated); every seat analysed, the
+decisions pooled per level. Pure Python, no Django.
 """
 
 import argparse

@@ -1,14 +1,10 @@
 """Post-game analysis speed on one core: whole 4-player games, and one decision's evaluation.
 
-Run: taskset -c 0 .venv/bin/python benchmarks/analysis_speed.py [--games N]
+    taskset -c 0 .venv/bin/python benchmarks/analysis_speed.py [--games N]
 
-1. Whole games: N 4-player games to 100 points among bots (seats easy, medium, medium, strong,
-   so that there are bad moves to find), from seeds 0..N-1; the clock covers
-   ``analysis.core.analyse_record(record)`` for all four seats: the replay of the record through
-   the engine (a view before every step), the evaluation of every turn decision, labels and
-   totals. Printed: decisions per game, seconds per game (median, max).
-2. One decision: every turn decision of those games (the seat's view before it) timed alone:
-   ``evaluate(view)`` and ``best(...)`` together, as the analysis does. Printed: p50, p99, max.
+N seeded bot games to 100 points (easy, medium, medium, strong): the time of
+``analyse_record`` for all four seats per game (median, max), then of every turn decision alone
+(``evaluate`` and ``best``; p50, p99, max).
 """
 
 import argparse

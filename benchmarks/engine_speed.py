@@ -1,12 +1,9 @@
 """Engine speed on one core: applied actions per second and random 4-player games per second.
 
-Run: taskset -c 0 .venv/bin/python benchmarks/engine_speed.py [--games N]
+    taskset -c 0 .venv/bin/python benchmarks/engine_speed.py [--games N]
 
-1. Complete games: random 4-player games from seeds 0..N-1, each move chosen uniformly from
-   ``legal_actions``; the clock covers everything (dealing, legal_actions, the choice, apply).
-2. Applied actions: the same games' moves are collected first, then replayed on fresh games from
-   the same seeds in a tight loop. The clock covers ``apply`` (with all its checks), ``next_round``
-   and the loop itself, and nothing else: no per-call timer, no move choosing.
+Complete random games are timed whole; then their moves are replayed on fresh games in a tight
+loop that times ``apply`` (all checks) and ``next_round`` only.
 """
 
 import argparse

@@ -1,39 +1,11 @@
-"""Relay benchmark: moves of many 4-player games fanned out by real Daphne processes to
-websockets, then the same sockets and frame sizes through a bare echo, in one run.
+"""Relay benchmark: moves of many 4-player games served by real Daphne processes to websockets,
+then the same sockets, pacing and frame sizes through the bare echo (benchmarks/echo_asgi.py)
+in the same run; the site's figures are printed as ratios of the echo's. docs/performance.md
+gives the method, the standard rows and what is printed.
 
-Examples (each stops by itself; only 127.0.0.1):
-
-    # embedded default (SQLite in a temp dir, in-memory layer, one process), paced
     .venv/bin/python benchmarks/relay.py --games 50 --interval-ms 500 --seconds 20
-    # unpaced (every game as fast as its sockets allow)
-    .venv/bin/python benchmarks/relay.py --games 50 --interval-ms 0 --seconds 20
-    # HTML sockets as browsers use them, in two languages
-    .venv/bin/python benchmarks/relay.py --format html --languages en,de --interval-ms 0
-    # PostgreSQL + Redis of this run only, two Daphne processes, the pub/sub layer
-    .venv/bin/python benchmarks/relay.py --postgres private --redis private --layer pubsub \
-        --processes 2 --games 50 --interval-ms 0
-    # round 1 against round 8: long games (end score 1000), CPU per move by round
-    .venv/bin/python benchmarks/relay.py --games 4 --interval-ms 0 --end-score 1000 --rounds 8 \
-        --seconds 300
-
-What it does: migrates a fresh database (a temp SQLite file, or a new database on the
-``--postgres`` server: ``private`` starts a throw-away cluster, so that its CPU is this run's
-alone; likewise ``--redis private``), creates 4 users per game and starts each game through
-games.services. ``--query-moves`` moves of one more game are played here, in-process, through
-``game_apply_action`` (queries, wall and CPU time per call, by round). Then ``--processes``
-Daphne servers (with docs/deployment.md's ``--websocket_connect_timeout``) serve 4 sockets per
-game, seats spread over the processes. Every game makes one random legal move every
-``--interval-ms`` (0: unpaced, the next move as soon as all 4 sockets hold the last one), the
-acting seat choosing from what its own socket shows. After ``--warmup-seconds`` the measured
-phase runs for ``--seconds`` (or until every game reached ``--max-moves`` / ``--rounds`` or its
-end). Then the bare echo (benchmarks/echo_asgi.py) runs the same number of sockets, the same
-pacing and the same mean frame sizes on the same channel layer and number of processes, and the
-project's figures are printed as ratios of the echo's.
-
-Printed: load average, moves applied per second, fan-out latency (send to the 4th socket
-holding the version), version gaps, sockets that missed a version (then resynced with
-``{"sync": true}``), error frames, games stuck, and CPU per move of the Daphne processes, of
-PostgreSQL and of Redis (from /proc; a Redis given by URL: ``INFO cpu``, the whole server).
+    .venv/bin/python benchmarks/relay.py --postgres private --redis private --games 10 \
+        --interval-ms 0 --repeat 3 [--format html --languages en,de] [--processes 2]
 """
 
 import argparse

@@ -1,22 +1,12 @@
 """What a replay costs the server: the pages of one long finished game, a step at a time.
 
-Run:  env -u DATABASE_URL -u REDIS_URL .venv/bin/python benchmarks/replay_cost.py \\
-      [--players 8] [--end-score 200] [--requests 20]
+    env -u DATABASE_URL -u REDIS_URL .venv/bin/python benchmarks/replay_cost.py \\
+        [--players 8] [--end-score 200] [--requests 20]
 
-Plays one game of ``--players`` random players (the same game for the same ``--seed``) to ``--end-score`` in a test database (SQLite
-in memory unless DATABASE_URL is set), through the services as the site does, then asks for
-its replay (analysed, as the site's worker does) through Django's test client (the whole middleware stack, no network), logged in as
-one of its players:
-
-- the first page: the move list is rendered (a miss of the move-list cache);
-- the first page in each other language: a miss each;
-- a step at the end as an htmx fragment with the move list (a page showing another list);
-- a step, as the arrow keys ask for it (htmx fragment, the page's list kept), at the start,
-  middle and end;
-- the first page again (the move list found in the cache).
-
-Printed per row: wall and CPU milliseconds (median of ``--requests`` for the repeated rows; a
-miss is timed once per language), the queries of one request and the response's size.
+Plays one seeded game of random players through the services, has it analysed, then asks for
+its replay through Django's test client as one of its players: the first page in each language
+(move list rendered), steps at the start, middle and end (htmx), a step with another list, and
+the first page again (list cached). Prints wall and CPU ms, queries and bytes per request.
 """
 
 import argparse

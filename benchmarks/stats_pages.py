@@ -1,20 +1,11 @@
-"""Answer times of the statistics pages on a seeded database (issue 11's targets).
+"""Answer times of the statistics pages on a seeded database (commands: docs/performance.md).
 
-Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/skyjo_stats_bench \\
-      .venv/bin/python manage.py seed_games --games 100000 --players 5000 --seed 1
-      DATABASE_URL=postgres://postgres@127.0.0.1:5432/skyjo_stats_bench \\
-      REDIS_URL=redis://127.0.0.1:6379/5 \\
-      nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200] [--cold]
+    nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200] [--cold] [--only TEXT]
 
-Uses the database as it is (not a test database). Through Django's test client (the whole
-middleware stack and template rendering, no network): the profile of the busiest player (seen
-by a visitor, and by a logged-in player; and of the player nearest 300 games), the players
-page (page 1, page 50, a name search, logged in, so with the own-rank query), and a finished
-game's page (logged in as one of its players). Each is asked ``--requests`` times after 10
-warm-up requests; prints p50, p95, max and the queries of one request. The statistics cache
-(stats.profile_cache) is the default cache (Redis with ``REDIS_URL``): after the warm-up the
-pages are read from it, as a page seen again is; ``--cold`` times every request as the first
-one after a change.
+Uses the database as it is, through Django's test client: the busiest player's profile (as a
+visitor and logged in), a 300-game profile, the players page (1, 50, a search) and a finished
+game's page, each ``--requests`` times after 10 warm-up requests (so from the statistics cache;
+``--cold``: never from it). Prints p50, p95, max and the queries of one request.
 """
 
 import argparse

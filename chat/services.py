@@ -1,25 +1,12 @@
 """Every write of the chat. Keyword-only, one transaction each, published after the commit.
 
-The interface other apps (moderation) call:
+- ``chat_post(...)`` -> ``Message``: in a lobby or a game (a player writes in the players'
+  channel, anyone else in the spectators'); refused with a ``chat.errors.ChatError``.
+- ``message_hide`` / ``message_unhide``: every open page drops a hidden message
+  (``#chat-msg-<id>``) after the commit; hiding twice keeps the first hide.
+- ``user_silence`` / ``silence_lift``: ``user`` may not post until ``until`` (``None``: for good).
 
-- ``chat_post(*, user, text="", quick="", game_id=None, lobby_id=None, invite_code=None)``
-  -> ``Message``. Posts in a lobby or a game; in a game the channel follows the author (a
-  player writes in the players' channel, anyone else in the spectators'). Refused with a
-  ``chat.errors.ChatError`` (``code``: ``chat_empty``, ``chat_too_long``, ``chat_rate_limited``,
-  ``chat_silenced``, ``chat_off``, ``chat_not_allowed``), a message for people included.
-- ``message_hide(*, message_id, by)`` -> ``Message``: hides it (``hidden_at``, ``hidden_by``);
-  after the commit every open page of that lobby or game drops it (element ``#chat-msg-<id>``)
-  without a reload, and no page shows it again. Hiding twice keeps the first hide.
-  ``message_unhide(*, message_id)`` shows it again (on the next page load).
-- ``user_silence(*, user, until, reason, by)`` -> ``Silence``: ``user`` may not post until
-  ``until`` (an aware datetime; ``None``: for good); each post meanwhile is refused with
-  ``chat_silenced`` and a message that says until when and why. ``silence_lift(*, user, by)``
-  ends every silence of ``user`` now (returns how many).
-- Read side: ``chat.selectors`` (``messages_for``, ``active_silence``, ``muted_ids``).
-
-In HTML every message is an element ``<li id="chat-msg-<id>" class="chat-msg"
-data-message="<id>" data-author="<user id>">``, whose ``.chat-actions`` span holds the
-per-message buttons (mute; a report button fits there). The audit log is the caller's.
+The audit log is the caller's (moderation.services). Reads: chat.selectors.
 """
 
 from __future__ import annotations

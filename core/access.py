@@ -1,11 +1,8 @@
 """The ``Moderators`` group and exactly its permissions.
 
-A moderator is a player in this group, with ``is_staff`` so that the admin shows them the
-reports and the audit log (read-only). They are no superuser: the group holds the permissions
-below and nothing else (no change or delete of any row; every action is a service of
-moderation.services, which checks the permission itself). The data migration
-``0002_moderators_group`` creates the group; ``manage.py moderators`` re-syncs it and adds or
-removes moderators.
+A moderator is a player in this group with ``is_staff`` (the admin shows them reports and the
+audit log, read-only), never a superuser; every action is a service of moderation.services,
+which checks the permission itself. ``manage.py moderators`` re-syncs the group.
 """
 
 from django.db.models import Q

@@ -1,10 +1,8 @@
 """Errors the services raise: each has a stable ``code`` (the protocol's) and a message for people.
 
-Messages are lazy translations, turned into text in the language active where they are shown
-(the request's, or the socket's in web.sockets.game); codes never change with the language.
-A message given as plain English text (the rules engine's, whose games.engine has no Django, and
-the frame parser's in web.sockets.frames) is shown translated by its ``code`` (:data:`CODE_MESSAGES`);
-the English text stays in the JSON error as ``detail``.
+Messages are lazy translations, rendered in the language active where they are shown. A message
+given as plain English (the engine's, the frame parser's) is shown translated by its ``code``
+(:data:`CODE_MESSAGES`), the English kept in the JSON error as ``detail``.
 """
 
 from django.db import InterfaceError, OperationalError

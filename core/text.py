@@ -1,12 +1,9 @@
 """Text people type that others read: a chat message, a lobby's name.
 
-``one_line`` keeps it to one line of what it says: runs of whitespace (line breaks too) as one
-space, control characters dropped (PostgreSQL refuses NUL), a lone surrogate (JSON may carry
-one, no database stores it) as the replacement character, and no direction embedding, override
-or isolate (U+202A-U+202E, U+2066-U+2069): an override turns whatever follows it on the line
-backwards, beyond the text (a chat message's Mute and Report buttons). Joiners (U+200C, U+200D)
-stay: Persian words and emoji sequences need them. ``has_nothing_to_see`` tells a text made
-only of spaces and invisible characters, which reads as no text at all.
+``one_line`` keeps it to one line: whitespace runs as one space, control characters dropped,
+lone surrogates replaced, and no bidirectional embedding, override or isolate (which would turn
+the rest of the line backwards); joiners stay. ``has_nothing_to_see`` tells a text made only of
+spaces and invisible characters.
 """
 
 import re

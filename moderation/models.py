@@ -1,10 +1,8 @@
 """Reports by players, and the moderators' audit log.
 
-A ``Report`` names one target: a chat message, a player or a game; a reporter reports a target
-once. The ``AuditEntry`` rows are the record of every moderator action (who, what, whom, why,
-when): written by moderation.services in the transaction of the action, never changed or
-deleted afterwards. The permissions of the ``Moderators`` group (core.access) are declared
-here.
+A ``Report`` names one target (a chat message, a player or a game), once per reporter. The
+``AuditEntry`` rows record every moderator action, written in the action's transaction and
+never changed or deleted. The ``Moderators`` group's permissions are declared here.
 """
 
 from django.conf import settings

@@ -1,12 +1,8 @@
-"""A change of what a user may do closes their open sockets (web.sockets.access).
+"""A change of what a user may do closes their open sockets once the transaction commits.
 
-A socket checks its user's access when it connects (web.sockets.game; a private game through
-core.access.sees_private_games), and its user object keeps the permissions it read. So a
-change of a user's groups or permissions, of a group's permissions, or a save that changes
-``is_superuser`` or ``is_active`` closes that user's sockets once the transaction commits: they
-connect again and are checked anew. ``is_staff`` lets nobody see more (docs/moderation.md).
-Deleting a user (the admin's) closes their sockets too: they would stay open until a frame or
-the heartbeat found the user gone.
+A socket keeps the permissions its user had when it connected, so a change of a user's groups
+or permissions, of a group's permissions, of ``is_superuser`` or ``is_active``, or the user's
+deletion closes their sockets: they connect again and are checked anew.
 """
 
 from django.contrib.auth.models import Group

@@ -1,20 +1,11 @@
 #!/usr/bin/env python3
 """Black-box check of the whole site, as players see it: only HTTP and the JSON game socket.
 
-Starts ``./scripts/run`` (the embedded default: SQLite, in-memory channel layer, the bot runner)
-on a free port with a fresh database file, or talks to ``--url``. Then:
+Starts ``./scripts/run`` on a free port with a fresh database (or talks to ``--url``); three
+clients play public-lobby games with rematches and two more play "Play against bots", with
+random legal moves. Exits non-zero on any ``server_error`` frame or traceback in the log.
 
-- three clients register, one opens a public lobby, the others join, the host starts, and they
-  play whole games (random legal moves, with rematches) over ``/ws/games/<id>/?format=json``;
-- beside them two more clients each start "Play against bots" and play their own seat.
-
-It counts the frames sent (by kind) and received, the error frames (by code) and the time from
-each move to the state that answers it, and at the end the tracebacks and "database is locked"
-lines in the server's log. It exits non-zero on any
-``server_error`` frame or traceback.
-
-    .venv/bin/python scripts/blackbox.py                 # start scripts/run, 3 games
-    .venv/bin/python scripts/blackbox.py --games 2 --end-score 60
+    .venv/bin/python scripts/blackbox.py [--games 2 --end-score 60]
     .venv/bin/python scripts/blackbox.py --url http://127.0.0.1:8000 --log server.log
 """
 

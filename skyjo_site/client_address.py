@@ -1,17 +1,9 @@
-"""The client's address: the one place that decides it, for HTTP and websockets.
+"""The client's address, for HTTP and websockets: what every rate limit, the log-in lock-out and
+the socket caps read.
 
-Rate limits (django-ratelimit), failed log-ins (django-axes, ``AXES_CLIENT_IP_CALLABLE``) and
-the websocket caps all read the address decided here:
-
-- ``SKYJO_TRUSTED_PROXIES = 0`` (the default, no proxy): the socket's peer address.
-- ``SKYJO_TRUSTED_PROXIES = N``: the address the outermost of the N trusted proxies saw, that
-  is the N-th ``X-Forwarded-For`` entry counted from the right. Each trusted proxy appends (or,
-  as the documented nginx does, overwrites) what it saw, so the entries a client wrote itself
-  are to the left of it and never chosen.
-
-A value that is not an IP address never reaches the limits: the peer address is used instead,
-and when even that is not one (Daphne's ``--proxy-headers`` copies any header text into the
-scope) the placeholder ``UNKNOWN``, which all such requests share. docs/deployment.md.
+``SKYJO_TRUSTED_PROXIES = 0``: the peer address. ``N``: the N-th ``X-Forwarded-For`` entry from
+the right (what the outermost trusted proxy saw; entries a client wrote are to its left). A
+value that is not an IP address falls back to the peer, else to the shared ``UNKNOWN``.
 """
 
 import ipaddress

@@ -1,10 +1,8 @@
-"""The Content-Security-Policy header (Django 6 has one built in; on 5.2 this small middleware).
+"""The Content-Security-Policy header (a small middleware; Django 5.2 has none built in).
 
-Only the site's own files may run or style a page: no inline script, style or event handler
-(page.js and the CSS files do that work), no eval (htmx's ``allowEval`` is off), no plugin,
-no framing, forms posting only here. ``connect-src`` names the page's own host for the
-websockets too, for browsers whose ``'self'`` does not yet cover ``ws:``/``wss:``.
-``SKYJO_CSP_REPORT_ONLY=true`` sends it as ``Content-Security-Policy-Report-Only``.
+Only the site's own files may run or style a page: no inline script, style or event handler, no
+eval, no plugin, no framing, forms posting only here; ``connect-src`` names the host for the
+websockets. ``SKYJO_CSP_REPORT_ONLY=true`` sends it report-only.
 """
 
 from django.conf import settings

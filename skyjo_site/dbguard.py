@@ -1,10 +1,8 @@
 """Websocket handshakes while the database is out of reach (a restart, a failover).
 
-Channels' AuthMiddleware reads the session and the user from the database before any consumer
-runs. When that read fails, Daphne would log a traceback per attempt and answer 500; with every
-page reconnecting every few seconds that is a storm. :class:`RefuseWhileDatabaseDown` refuses
-such a handshake with one log line instead: the browser (htmx's websocket extension) and the
-JSON clients connect again by themselves a moment later.
+Channels' AuthMiddleware reads the session before any consumer runs; when that read fails,
+:class:`RefuseWhileDatabaseDown` refuses the handshake with one log line instead of a traceback
+and a 500, and the clients connect again by themselves.
 """
 
 import logging

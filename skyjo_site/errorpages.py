@@ -1,8 +1,7 @@
-"""The site's own 404 page for a view's ``Http404`` (a private lobby without its invite link, a
-game that is not there), also when ``DEBUG`` is on: players running the site locally should not
-meet Django's debug page for something that is no bug. With ``DEBUG`` off Django renders
-``templates/404.html``, ``403.html`` and ``500.html`` by itself for every other case, and
-``503.html`` while the database is out of reach (:func:`server_error`)."""
+"""The site's own 404 page for a view's ``Http404``, also when ``DEBUG`` is on (a missing game is
+no bug to show Django's debug page for), and ``503.html`` while the database is out of reach
+(:func:`server_error`).
+"""
 
 import sys
 

@@ -1,8 +1,4 @@
-"""The Redis channel layer settings, built in one place for settings.py and the tests.
-
-Measured in docs/performance.md: why the pool is large, why ``capacity`` is 1000, and how
-channels_redis ``core`` (Redis lists) compares with ``pubsub`` (Redis pub/sub).
-"""
+"""The Redis channel layer settings, built in one place for settings.py and the tests."""
 
 from urllib.parse import parse_qs, urlsplit
 
@@ -25,10 +21,8 @@ def redis_channel_layer(
     """The ``CHANNEL_LAYERS["default"]`` of channels_redis on ``url``.
 
     ``max_connections`` sizes each process's redis-py pool (a ``?max_connections=N`` on the URL
-    wins: redis-py lets query arguments override keyword ones). redis-py's default of 100 fails
-    at once (``MaxConnectionsError``) when more sockets than that join or leave groups together.
-    ``capacity`` (core only) is how many messages one channel may queue before channels_redis
-    drops new ones; the pub/sub layer has no such limit (and no ``expiry``).
+    wins); redis-py fails at once when it is full. ``capacity`` (core only): messages one channel
+    may queue before channels_redis drops new ones.
     """
     if kind not in BACKENDS:
         raise ImproperlyConfigured(f"Unknown channel layer {kind!r}: expected core or pubsub.")

@@ -1,13 +1,8 @@
-"""The channel layer of the embedded default: channels' in-memory layer, made cheaper per
-message. Several processes use channels_redis instead (settings.CHANNEL_LAYERS).
+"""The embedded default's channel layer: channels' in-memory layer, cheaper per message.
 
-channels' layer walks every channel and group membership of the process on every receive and
-every group send, to drop expired messages (``_clean_expired``): with 200 sockets that walk was
-a sixth of the server's CPU in the embedded relay benchmark (docs/performance.md). Here it runs
-at most once per ``CLEAN_EVERY`` seconds, which changes nothing that matters: a message expires
-after a minute (``expiry``). And each receiving channel gets its copy of a message through
-pickle, a fifth of the time of the ``deepcopy`` channels uses, falling back to ``deepcopy`` for
-a message pickle refuses.
+Expired messages are dropped at most once per ``CLEAN_EVERY`` seconds rather than on every send
+and receive (a message expires after a minute anyway), and each receiver's copy is made by
+pickle, falling back to ``deepcopy`` for what pickle refuses.
 """
 
 import asyncio

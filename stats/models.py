@@ -1,10 +1,7 @@
-"""Rows that SQL can aggregate: one per player per scored round, one per player per finished
-game, one per player per rated game. Written by ``stats.recording`` (from the services that
-score a round and rate a game) and never changed after, except ``counted``.
-
-Each row carries what its aggregates filter on (the user, whether the game had bots, its
-number of players, whether it was public, when it happened), so that a player's figures are
-read from their own rows through one index, without joining games, lobbies or seats.
+"""Rows that SQL can aggregate: one per player per scored round, per finished game and per rated
+game. Written by ``stats.recording`` and never changed after, except ``counted``. Each row
+carries what its aggregates filter on, so a player's figures come from their own rows through
+one index, without joins.
 """
 
 from django.conf import settings
@@ -150,13 +147,9 @@ class RatingChange(models.Model):
 
 
 class ProfileVersion(models.Model):
-    """A token that changes whenever a player's figures may have changed: the key of their
-    cached profile figures (stats.profile_cache).
-
-    Replaced (a new random token, one upsert for all the game's players) by stats.recording in
-    the transaction that writes the rows it stands for: a game finishing, its ratings, a game
-    voided. A player without a row has never had figures recorded that way (or only rows
-    written directly, as in tests): their profile is computed every time, never cached.
+    """A token that changes whenever a player's figures may have changed: the key of their cached
+    profile (stats.profile_cache). stats.recording replaces it in the transaction that writes the
+    rows it stands for. A player without one is never cached.
     """
 
     user = models.OneToOneField(

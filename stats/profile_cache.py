@@ -1,35 +1,14 @@
-"""A profile's figures, computed once per change of the player's games and kept in Django's
-cache: the figures (stats.queries.player_profile) with their rendered panels; the rows of
-its history that can no longer change (:func:`history_rows`); and HTML named by every value
-it shows (:func:`fragment`, the players page's table).
+"""A profile's figures and rendered panels, kept in Django's cache until the player's games change.
 
-Why a cache and not summary rows kept per player: what a profile shows depends on who looks
-(a private game counts only for viewers who played in it, and for moderators), so one row per
-player cannot hold it; rows per player and kind of game would still leave the figures that do
-not add up (the trend over the last 20 games, favourite opponents over the last 1,000, best
-and worst with their games) and every per-viewer case to live queries, and would give each
-figure a second definition to keep equal to the first. Here each figure keeps its one
-definition (SQL over the result rows, checked against hand-computed values), and a profile seen
-again costs one cache read instead of six queries and the rendering of their panels.
+Also the rows of a history that cannot change (:func:`history_rows`) and HTML named by every
+value it shows (:func:`fragment`). A cache rather than summary rows because the figures differ
+per viewer (private games count only for their players and moderators).
 
-The key changes when the figures may: it holds the player's ``ProfileVersion`` token, which
-stats.recording replaces in the transaction that writes a finished (or voided) game's rows or
-a rated game's ratings. A reader sees either the old rows and the old token or the new rows and
-the new token; a reader that read the old token just before the commit may store newer figures
-under it, which no one reads once the commit is seen. Nothing is deleted and nothing is done
-after the commit, so no process can die between a change and its invalidation. Old entries
-expire (``TIMEOUT``).
-
-The key also holds the kind of viewer (every game: the player and moderators; public games:
-visitors and players who share no private game with them; a player who does gets entries of
-their own), the language (the panels are rendered), the rating shown (from the user row), and
-a fingerprint of what renders the panels (this app's code, its templates, the name filters and
-the translations): a new release never reads the panels of the one before.
-
-The cache is the site's default cache: Redis when ``REDIS_URL`` is set, shared by every Daphne
-process; otherwise each process's memory, still correct with several processes because the key
-comes from the database. A player without a token (rows written directly, as tests do) is
-never cached; a cache that fails to answer is skipped, the page is computed as without it.
+The key holds the player's ``ProfileVersion`` token, which stats.recording replaces in the
+transaction that writes their rows, so nothing is invalidated after a commit; it also holds the
+kind of viewer, the language, the rating shown and a fingerprint of the code, templates and
+translations that render the panels. A player without a token is never cached; a cache that
+fails is skipped.
 """
 
 import functools

@@ -1,17 +1,9 @@
 """Reads for the profile and players pages: every figure is aggregated by the database.
 
-Why SQL aggregates over per-round and per-game rows (stats.models), rather than counters kept
-in one row per player: the rows are written once and never recomputed, so any new figure
-(a trend, a filter by number of players, head-to-head) is one more query over data already
-there, and a voided game leaves the figures by flipping ``counted``, with nothing to undo.
-Each player's rows sit together under one index (user first), so a profile costs a fixed
-number of queries whose work grows with that player's rows only, never with the site; the
-leaderboard orders and pages users in SQL (``ORDER BY ... LIMIT``), with its ranks from a
-window function.
-
-A private game exists only for its players: it counts in a profile's figures, rating chart
-and history only when the ``viewer`` played in it, or is a moderator
-(core.access.sees_private_games). No viewer: public games only.
+The figures are SQL over the per-round and per-game rows of stats.models, read through one
+index per player, so a profile costs a fixed number of queries whose work grows with that
+player's rows only. A private game counts only when the ``viewer`` played in it or is a
+moderator (core.access.sees_private_games); no viewer: public games only.
 """
 
 from dataclasses import dataclass, field
@@ -253,12 +245,9 @@ LIMIT %s
 
 
 def _opponents(user, viewer) -> list[dict]:
-    """The people ``user`` played most in their last ``OPPONENT_GAMES`` games, with who
-    finished lower in their games together (a bound: for a regular with thousands of games
-    the join of every game's seats cost more than the rest of the profile).
-
-    Raw SQL: a self-join of the game rows on the game (the ORM has no relation between two
-    seats of one game; a correlated subquery per row was a hundred times slower)."""
+    """The people ``user`` played most in their last ``OPPONENT_GAMES`` games, with who finished
+    lower in their games together. Raw SQL: a self-join of the game rows on the game.
+    """
     seen, params = "", [user.pk]
     if not sees_all(user, viewer):
         seen = "AND is_public"
@@ -360,9 +349,7 @@ def _history(user, viewer):
         if viewer is None or not viewer.is_authenticated:
             entries = entries.filter(game__lobby__is_public=True)
         else:
-            # The viewer's seat, looked up per private entry through the game's index (a
-            # scalar subquery: PostgreSQL turned EXISTS into a hash of every game of the
-            # viewer, thousands for a regular, to show twenty entries).
+            # A scalar subquery per entry: PostgreSQL plans EXISTS as a hash of all the viewer's games.
             mine = GamePlayer.objects.filter(game_id=OuterRef("game_id"), user_id=viewer.pk)
             entries = entries.alias(mine=Subquery(mine.order_by().values("id")[:1])).filter(
                 Q(game__lobby__is_public=True) | Q(mine__isnull=False)

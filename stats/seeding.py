@@ -1,13 +1,9 @@
 """Fill a database with realistic finished games quickly (``manage.py seed_games``).
 
-A pool of distinct games is played to the end by the engine with the easy bot (every step
-through ``Game.apply``, so every record is valid); each seeded game is one of them dealt to
-other players (people sampled with a skew, so that some play far more than others, and bots
-in some seats). Its rows are written as the services would have: the lobby, the game with its
-final snapshot, the seats, the rounds, every move, the statistics rows, and for games between
-people their rating changes, rated in order with the site's model. Rows go in with COPY on
-PostgreSQL (bulk_create elsewhere), in chunks of games, each chunk one transaction.
-Deterministic for a ``seed``: the same games, players and scores (times are relative to now).
+A pool of games played to the end by the engine with the easy bot (so every record is valid)
+is dealt to players sampled with a skew, bots in some seats; each game's rows are written as
+the services would, in chunks of one transaction (COPY on PostgreSQL). Deterministic for a
+``seed``.
 """
 
 import itertools

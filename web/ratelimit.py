@@ -1,15 +1,10 @@
 """HTTP rate limits: django-ratelimit's counters in the default cache, and one 429 answer.
 
-- ``limit(setting, key=...)``: a view decorator whose rate is read from ``settings.<setting>``
-  at each request (so tests and ``override_settings`` can lower it); a limited request raises
-  ``Ratelimited``, which django-ratelimit's middleware turns into ``ratelimited``.
-- ``WriteRateLimitMiddleware``: every other POST (any view, Django's own included) counts
-  against ``SKYJO_RATELIMIT_WRITE`` per user, or per address when logged out. The log-in form
-  is left to django-axes.
-- ``ratelimited``: HTTP 429, a page extending base.html, or the flash fragment for htmx.
-- ``count(request, setting, ...)``: for a view that answers a limit itself (registration keeps
-  the form and says the limit and its window): the request counted, and whether it is over;
-  ``refusal(...)`` counts it and words the answer.
+- ``limit(setting, key=...)``: a view decorator reading its rate from ``settings.<setting>``
+  at each request.
+- ``WriteRateLimitMiddleware``: every other POST counts against ``SKYJO_RATELIMIT_WRITE``.
+- ``ratelimited``: HTTP 429, a page or the flash fragment for htmx.
+- ``count`` / ``refusal``: for a view that answers a limit itself.
 
 Limits, keys and settings: docs/configuration.md.
 """

@@ -2,11 +2,8 @@
 
 ``python -m games.bots.arena --candidate strong --against statistician,ultra --games 1000``
 
-Every *deal* is a seed that fixes the shuffled deck of every round. Each deal is played once per
-seating, the candidate in seat 0, 1, ... in turn and copies of the opponent elsewhere, so every
-seating sees the same decks (reshuffles of the discard pile follow the same seed but may differ
-when play differs). ``--games`` counts games, so 1,000 4-player games are 250 deals x 4 seatings.
-A shared win counts as a fraction (1 / number of winners), so a fair share is 1 / players.
+Each deal (a seed fixing every round's deck) is played once per seating, the candidate in each
+seat in turn, so every seating sees the same decks. A shared win counts 1 / number of winners.
 """
 
 import argparse

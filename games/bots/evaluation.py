@@ -1,21 +1,10 @@
 """The value of every legal move of a turn, from one seat's view: what the strong bot weighs.
 
 :func:`evaluate` gives each legal step of the seat to act its **expected cost in points**:
-the expected change of that player's score for the round (lower is better) if they make this
-step and then play on as the strong bot would. It is the strong bot's model
-(``games/bots/strong.py``, docs/bots.md): the grid valued column by column as its expected
-final score (face-down cards at the mean of the unseen cards, pairs that may still be
-completed), a blind draw valued as the expectation over the unseen cards of that card played at
-its best, a card handed to the next player on the discard pile counted at a share of what it
-saves them, and a move that turns the last face-down card valued at its exact total times the
-chance of being doubled (against playing on, which gives everyone one more turn). So
-
-- a cost of ``-4.0`` means the move is expected to lower the round score by 4 points;
-- what judges a decision is the difference between its moves: ``cost(chosen) - cost(best)``
-  is the points the choice lost in expectation (the post-game analysis, ``analysis/``).
-
-It uses only the view: face-up cards, the whole discard pile, counts, and the seat's own drawn
-card; changing the face-down cards or the draw pile behind it changes nothing.
+the expected change of that player's round score (lower is better) if they make it and then
+play on as the strong bot would (its model: ``games/bots/strong.py``). ``cost(chosen) -
+cost(best)`` is what a choice lost in expectation (the post-game analysis). Only the view is
+used: what is face down or in the draw pile changes nothing.
 
 >>> import random
 >>> from games.bots import get_bot

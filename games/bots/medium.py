@@ -1,15 +1,10 @@
 """Medium: sound heuristics from face-up cards and the discard pile.
 
-- Hidden cards are worth 5 (about the deck's mean of 5.07).
-- A card is placed where it gains most: over the highest face-up card, or over a hidden card when
-  it is low; a card that completes a column of three equal values gains the whole column, and a
-  card that pairs a face-up card in a column with a hidden third card gets a small bonus.
-- The discard is taken when it gains at least 2 points (or completes a column); otherwise it
-  draws, keeps the drawn card when it gains at least 1, else discards it and turns a hidden card,
-  preferring columns without a pair.
-- Watching the discard pile: it does not build towards a value whose copies are all gone, and it
-  does not turn its last hidden card (ending the round) unless its known total plus 5 is below
-  every opponent's known total plus 5 per hidden card.
+Hidden cards are worth 5. A card goes where it gains most (a completed column gains the whole
+column, a pair with a hidden third card a small bonus); the discard is taken when it gains at
+least 2, a drawn card kept when it gains at least 1. It never builds towards a value whose
+copies are all gone, and turns its last hidden card only when its total plus 5 beats every
+opponent's estimate.
 """
 
 import random

@@ -1,23 +1,11 @@
 """Strong: expected values over the unseen cards, column odds and end-of-round risk.
 
-Everything is computed from the seat's view:
-
-- *Unseen cards*: the 150-card deck minus every face-up grid card, the discard pile and its own
-  drawn card. A face-down card (anyone's) is worth the unseen mean.
-- *Grid value*: the expected final score of a grid, column by column. A column with a face-up
-  pair ``v, v`` loses its cards when the third card turns out to be ``v`` (at a flip or the final
-  reveal) or when a ``v`` is later drawn or discarded and placed there; the chance of the latter
-  grows with the number of turns the round probably has left and with the copies of ``v`` still
-  unseen.
-- *Every move is scored* by the grid value after it. A blind draw is valued exactly: the
-  expectation over the 15 card values weighted by their unseen copies, each played at its best
-  (swap anywhere, or discard it and turn a face-down card). A discard handed to the next player
-  costs a share of what it is worth to them.
-- *Ending the round*: a move that turns its last face-down card is weighed against playing on.
-  Ending scores its exact total, doubled with the probability that some opponent ends at or
-  below it (their face-down cards at the unseen mean with its spread, after one last turn), and
-  cuts the opponents' remaining improvement short; playing on gives every player one more turn.
-- On a final turn (someone else ended) only its own expected total counts.
+From the seat's view only: a face-down card is worth the mean of the unseen cards (the deck
+minus every face-up card, the discard pile and its drawn card); a grid is worth its expected
+final score, with the chance that a face-up pair's column completes. Every move is scored by
+the grid value after it (a blind draw exactly, over the unseen values), a discard handed to
+the next player costs a share of its worth to them, and ending the round is weighed against
+the chance that an opponent ends at or below it (doubling).
 """
 
 import math

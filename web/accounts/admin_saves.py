@@ -2,14 +2,10 @@
 
 
 class ChangedColumnsOnly:
-    """ModelAdmin mixin: saving a change writes only the columns (and many-to-many fields) its
-    form changed. Django's admin saves the whole row as it was read when the page opened, and
-    would put back what was written meanwhile (a rating at the end of a game, a ban by another
-    moderator, the player's own settings, a log-in).
-
-    "Changed" is measured against what the page showed, not against the row when the form is
-    posted: each field carries its shown value in a hidden input (``show_hidden_initial``), so
-    that a value another writer changed meanwhile does not count as the moderator's change."""
+    """ModelAdmin mixin: a change writes only the columns (and many-to-many fields) its form changed,
+    so the admin never puts back what another writer saved meanwhile (a rating, a ban, a log-in).
+    "Changed" is against what the page showed (``show_hidden_initial``), not the row at post time.
+    """
 
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)

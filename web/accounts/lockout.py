@@ -1,14 +1,9 @@
-"""Failed log-ins: who is refused, and what they are told.
+"""Failed log-ins: who is refused, and what they are told (HTTP 429, the wait in words).
 
-- django-axes locks a **(username, address)** pair after ``AXES_FAILURE_LIMIT`` wrong
-  passwords, for ``AXES_COOLOFF_TIME``: a stranger's failures from elsewhere never lock the
-  owner out, and one account's failures never lock another account.
-- The **brake**: failed log-ins per address across every username, counted by
-  django-ratelimit against ``SKYJO_LOGIN_BRAKE`` (much higher). Past it, that address may not
-  log in until the window ends. It slows credential stuffing and can only stop the address that
-  makes the failures.
-
-Both answer with HTTP 429 and the time to wait in words, in the user's language.
+- django-axes locks a (username, address) pair after ``AXES_FAILURE_LIMIT`` wrong passwords,
+  so nobody can lock another person out.
+- The brake: failed log-ins per address across usernames, past ``SKYJO_LOGIN_BRAKE``, stop
+  that address logging in until the window ends (against credential stuffing).
 """
 
 from datetime import timedelta

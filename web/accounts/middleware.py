@@ -42,11 +42,9 @@ class UserLanguageMiddleware:
 
 
 class HtmxLoginRedirectMiddleware:
-    """An htmx request (a fragment: the analysis polled on the game-over screen, a replay
-    step) whose session has ended gets ``login_required``'s redirect to the login page, which
-    htmx would follow and swap, the whole login page, into the fragment. It gets an
-    ``HX-Redirect`` instead: the browser goes to the login page, and back to the page it showed
-    after logging in."""
+    """An htmx request whose session has ended gets an ``HX-Redirect`` to the login page (and back
+    after it) instead of a redirect, which htmx would follow and swap into the fragment.
+    """
 
     def __init__(self, get_response):
         self.get_response = get_response

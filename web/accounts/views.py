@@ -97,10 +97,9 @@ def _changes_email(request) -> bool:
 
 
 def _email_limited(request):
-    """The answer to one change of the e-mail address too many (SKYJO_RATELIMIT_EMAIL per
-    user), else ``None``. Whether an address is taken is what a change tells ("already
-    exists"): unlimited, it was a way to test a list of addresses. Nothing is saved, and the
-    form is not checked, so that the answer tells nothing of the address typed."""
+    """The answer to one e-mail change too many (SKYJO_RATELIMIT_EMAIL per user), else ``None``;
+    nothing is saved or checked, so the answer tells nothing of the address typed.
+    """
     limited = ratelimit.refusal(
         request,
         "SKYJO_RATELIMIT_EMAIL",

@@ -19,11 +19,10 @@ STOP_POLLING = 286
 
 
 def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Callable[[], dict]]:
-    """Context for games/replay.html at ``step`` (the state of the analysis, the summary per
-    player, the note of ``step`` and the viewer's previous and next labelled decisions), and a
-    function giving the note of each analysed step (``{step: note}``, the same for every
-    viewer), called only when the replay's move list is rendered. ``names``: the players, by
-    seat."""
+    """Context for games/replay.html at ``step`` (the analysis' state, each player's summary, the
+    step's note, the viewer's previous and next labelled decisions), and a function giving every
+    analysed step's note (``{step: note}``), called only when the move list is rendered.
+    """
     state, data = selectors.analysis_of(game)
     context = {"analysis_state": state, "viewer_seat": viewer_seat}
     if data is None:

@@ -1,7 +1,5 @@
-"""Charts as server-rendered SVG: this computes the geometry, templates/stats/chart_*.html
-draw it. No JavaScript and no library: a line chart and a bar chart are a few lines of
-arithmetic, and the templates keep every label translatable. The SVGs use a fixed viewBox
-(360 wide, about a phone's width, so text stays readable there) and scale to their box.
+"""Charts as server-rendered SVG: this computes the geometry, templates/stats/chart_*.html draw
+it, with every label translatable. A fixed viewBox 360 wide (a phone's width) scales to its box.
 """
 
 from dataclasses import dataclass, field
