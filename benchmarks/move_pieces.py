@@ -61,6 +61,7 @@ def make_pieces() -> dict:
     from accounts.models import User
     from games import presence, services
     from games.models import Game, Lobby
+    from games.services import locks
     from web.sockets import access as sockets
 
     users = [get_user_model().objects.create_user(username=f"p{i}", password="x") for i in range(4)]
@@ -92,9 +93,9 @@ def make_pieces() -> dict:
                 )
             )
 
-    def locks_game_and_players():  # now: services._lock_game + presence.seats_of
+    def locks_game_and_players():  # now: services.locks.game + presence.seats_of
         with transaction.atomic():
-            presence.seats_of(services._lock_game(game.pk))
+            presence.seats_of(locks.game(game.pk))
 
     def empty_transaction():  # the floor: a transaction with one trivial statement
         with transaction.atomic(), connection.cursor() as cursor:

@@ -22,6 +22,7 @@ miss is timed once per language), the queries of one request and the response's 
 import argparse
 import os
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -67,7 +68,6 @@ def main() -> None:
     setup_test_environment()
     connection.creation.create_test_db(verbosity=0)
     from analysis.services import analysis_compute
-    from games import services
     from games.models import Game
     from games.tests.helpers import play_to_end, start_game
 
@@ -77,7 +77,7 @@ def main() -> None:
         for i in range(args.players)
     ]
     started = time.perf_counter()
-    services.secrets.randbits = random.Random(args.seed).getrandbits  # the same decks every run
+    secrets.randbits = random.Random(args.seed).getrandbits  # the same decks every run
     game = start_game(*users, end_score=args.end_score)
     play_to_end(game, users, seed=args.seed, limit=100_000)
     game.refresh_from_db()
