@@ -208,9 +208,9 @@ def live_server_settings():
     settings.PASSWORD_HASHERS = FAST_HASHERS
     settings.SKYJO_AUTOPLAY = True
     settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
-    from games import autoplay
+    from web import runner
 
-    autoplay.start_when_server_runs()  # as skyjo_site.asgi does when first imported
+    runner.start_when_server_runs()  # as skyjo_site.asgi does when first imported
 
 
 @pytest.fixture(autouse=True)

@@ -72,3 +72,18 @@ def user_set_language(*, user_id: int, language: str) -> None:
     if language and language not in dict(settings.LANGUAGES):
         raise ValueError(f"unknown language {language!r}")
     User.objects.filter(pk=user_id).update(language=language)
+
+
+def user_ratings_update(*, user_ids, rate) -> list[tuple[object, float, float]]:
+    """Lock the users ``user_ids`` (in id order, FOR NO KEY UPDATE: rows that refer to them may
+    still be inserted), give ``rate(users)`` their rows and write the ``(mu, sigma)`` it returns
+    for each, one more rated game. Returns (user with the new rating, mu before, sigma before)
+    per user. Call inside a transaction."""
+    users = list(User.objects.select_for_update(no_key=True).filter(pk__in=user_ids).order_by("pk"))
+    changes = []
+    for user, (mu, sigma) in zip(users, rate(users), strict=True):
+        changes.append((user, user.rating_mu, user.rating_sigma))
+        user.rating_mu, user.rating_sigma = mu, sigma
+        user.rated_games += 1
+    User.objects.bulk_update(users, ["rating_mu", "rating_sigma", "rated_games"])
+    return changes

@@ -494,7 +494,7 @@ def stop_games(games) -> None:
     site phase would play them on, beside what that phase measures and on its CPU."""
     from django.db import connections
 
-    from games import moderation
+    from games import services as moderation
 
     for game_id, _cookies in games:
         moderation.game_stop(game_id=game_id, void=True)

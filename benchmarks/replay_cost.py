@@ -12,6 +12,7 @@ the first page again (list cached). Prints wall and CPU ms, queries and bytes pe
 import argparse
 import os
 import random
+import secrets
 import statistics
 import sys
 import time
@@ -57,7 +58,6 @@ def main() -> None:
     setup_test_environment()
     connection.creation.create_test_db(verbosity=0)
     from analysis.services import analysis_compute
-    from games import services
     from games.models import Game
     from games.tests.helpers import play_to_end, start_game
 
@@ -67,7 +67,7 @@ def main() -> None:
         for i in range(args.players)
     ]
     started = time.perf_counter()
-    services.secrets.randbits = random.Random(args.seed).getrandbits  # the same decks every run
+    secrets.randbits = random.Random(args.seed).getrandbits  # the same decks every run
     game = start_game(*users, end_score=args.end_score)
     play_to_end(game, users, seed=args.seed, limit=100_000)
     game.refresh_from_db()

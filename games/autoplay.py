@@ -1,39 +1,23 @@
-"""The bot runner: plays the turns of bots, and of humans away longer than their lobby's grace.
+"""The bot runner's domain step: play the turns of bots, and of humans away or out of time.
 
-The database is the queue. Every service that changes a game sets ``Game.bot_due_at`` (see
-``services.next_look``): when a bot is to act, after ``SKYJO_BOT_DELAY``; when a human is, at
-the moment they would count as away or their turn clock (games.clock) runs out.
-:func:`play_due_turns` takes the due games one at a time,
-each in its own transaction that holds the game's row lock (``select_for_update(skip_locked=
-True)``), so that several runners (one per server process) never look at one game together:
-never two moves for one turn. It plays **one step** and the service sets the next due time, so
-a bot's draw and its swap are two published moves ``SKYJO_BOT_DELAY`` apart, like a person's.
-
-Every write goes through a service (``game_apply_action``, ``game_set_ready``,
-``game_seat_timed_out``, ``game_reschedule``, ``moderation.game_stop``). A step that fails for a passing reason (a lock, a lost
-connection: ``OperationalError``) is tried again at once, up to ``ATTEMPTS`` times; any other
-failure looks again after ``RETRY`` seconds. A game in which nobody but bots plays any more (bots
-and away humans) is stopped once a round has gone ``STALL_TURNS`` turns: bots that never end a
-round must not play for ever.
-
-Every server process runs :func:`run_forever` as an asyncio task (:func:`ensure_started`),
-started when Daphne's reactor runs (``skyjo_site.asgi``) or, failing that, on the first
-request. No extra worker process is needed.
+The database is the queue: every service sets ``Game.bot_due_at`` (services.next_look).
+:func:`play_due_turns` takes the due games one at a time, each in its own transaction holding
+the game's lobby and row locks (services.locks.due_game, skip locked), so that several runners
+(one per server process, web.runner) never play one turn twice. It plays one step per game;
+the service sets the next due time. Every write goes through a service. A passing failure (a
+lock, a lost connection) is tried again up to ``ATTEMPTS`` times, any other looks again after
+``RETRY`` seconds. A game only bots play any more is stopped once a round has gone
+``STALL_TURNS`` turns.
 """
 
-import asyncio
 import logging
 import random
-from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.db import InterfaceError, OperationalError, close_old_connections, transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from analysis.services import analysis_tick
 from core.errors import DATABASE_DOWN, ServiceError, one_line
-from games import clock, engine, moderation, presence, services
+from games import clock, engine, presence, services
 from games.bots import AWAY_LEVEL, get_bot
 from games.models import Game
 
@@ -42,7 +26,7 @@ log = logging.getLogger(__name__)
 BATCH = 20
 RETRY = 5
 ATTEMPTS = 3
-STALL_TURNS = 1000  # a round of 8 players lasts some 150 turns; the arena caps a game likewise
+STALL_TURNS = 1000
 
 
 def play_due_turns(*, now=None, limit: int = BATCH) -> int:
@@ -94,9 +78,9 @@ def _play_one(game_id: int, now) -> int:
         if due is None:  # another runner or a move has it, or it moved on
             return 0
         game, state = due
-        rows, grace = presence.seats_of(game)
-        players = {p.seat: p for p in rows}
-        out_of_time = clock.has_run_out(game, rows, now)
+        seats = presence.seats_of(game)
+        players, grace = seats.by_seat(), seats.grace
+        out_of_time = clock.has_run_out(game, seats.players, now)
 
         def level_of(seat: int) -> str | None:
             player = players[seat]
@@ -118,7 +102,7 @@ def _play_one(game_id: int, now) -> int:
                 state.round,
                 state.turns,
             )
-            moderation.game_stop(game_id=game.pk)
+            services.game_stop(game_id=game.pk)
             return 0
         if state.phase == engine.ROUND_OVER:
             waiting = clock.waiting_for(game, state, players)
@@ -166,87 +150,3 @@ def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:
         log.error("bot runner: %s bot chose %s, not legal for seat %s", level, step, seat)
         step = rng.choice(legal)
     return step
-
-
-async def run_forever(interval: float | None = None) -> None:
-    """Call :func:`play_due_turns` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for
-    ever. An error is logged and the loop goes on."""
-    interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
-    # A thread of its own (and so a database connection of its own): the runner never waits
-    # behind the consumers' database calls, nor they behind it. Through sync_to_async, not a
-    # bare run_in_executor, so that the publishing in that thread (games.publish) hands its
-    # messages to this event loop, where the in-memory layer's queues live.
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
-    tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
-    down = False
-    while True:
-        try:
-            await tick()
-            if down:
-                log.warning("bot runner: the database answers again")
-                down = False
-        except asyncio.CancelledError:
-            raise
-        except DATABASE_DOWN as exc:  # a restart or failover: one line, then keep trying
-            if not down:
-                log.warning(
-                    "bot runner: the database failed, trying every %s s: %s",
-                    interval,
-                    one_line(exc),
-                )
-                down = True
-        except Exception:
-            log.exception("bot runner: a pass failed")
-        await asyncio.sleep(interval)
-
-
-def _tick() -> None:
-    close_old_connections()
-    try:
-        while play_due_turns() >= BATCH:  # a backlog: go on at once
-            pass
-        analysis_tick()  # then one finished game's post-game analysis (analysis/)
-    finally:
-        close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
-
-
-_task: asyncio.Task | None = None
-
-
-def ensure_started() -> asyncio.Task | None:
-    """Start the runner on this process's running event loop, once (SKYJO_AUTOPLAY=false: no)."""
-    global _task
-    if not settings.SKYJO_AUTOPLAY:
-        return None
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-    if _task is not None and not _task.done() and _task.get_loop() is loop:
-        return _task
-    _task = loop.create_task(run_forever(), name="skyjo-bot-runner")
-    log.info("bot runner started")
-    return _task
-
-
-def start_when_server_runs() -> None:
-    """Under Daphne (``daphne`` or ``manage.py runserver``): start the runner as soon as the
-    Twisted asyncio reactor runs, so due turns resume after a restart with no request."""
-    import sys
-
-    reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is None:
-        return
-    reactor.callWhenRunning(lambda: reactor.callLater(0, ensure_started))
-
-
-class AutoplayMiddleware:
-    """ASGI wrapper: makes sure the runner runs (idempotent) when a connection comes in."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] in ("http", "websocket"):
-            ensure_started()
-        return await self.app(scope, receive, send)

@@ -11,11 +11,12 @@ A connected seat is away too once the turn clock (games.clock) has run out on it
 player's own ends the run.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils import timezone
 
-from games import compiled
 from games.models import GamePlayer
 
 STALE_HEARTBEATS = 3
@@ -53,20 +54,32 @@ def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[i
     return [p.seat for p in players if is_away(p, grace=grace, since=since, now=now)]
 
 
-# Not Meta.ordering: it joins the game.
-_PLAYERS = compiled.Select(lambda game_id: GamePlayer.objects.filter(game=game_id).order_by("seat"))
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """A game's GamePlayer rows by seat order, and its lobby's disconnect grace in seconds."""
+
+    players: list
+    grace: int
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat of the user ``user_id`` (``None``: not a player)."""
+        if user_id is None:
+            return None
+        return next((p.seat for p in self.players if p.user_id == user_id), None)
+
+    def by_seat(self) -> dict:
+        return {p.seat: p for p in self.players}
 
 
-def seats_of(game) -> tuple[list, int]:
-    """``game``'s GamePlayer rows and its lobby's disconnect grace; each row also carries the
-    lobby's ``grace`` and ``turn_clock`` (games.clock). One query when the lobby was read with
-    the game (``select_related("lobby")``, as the services' lock does), two otherwise."""
+def seats_of(game) -> Seats:
+    """``game``'s seats; each row also carries the lobby's ``turn_clock`` (games.clock). One
+    query when the lobby was read with the game (``select_related("lobby")``), two otherwise."""
     lobby = game.lobby
-    players = _PLAYERS.all(game.pk)
+    players = list(GamePlayer.objects.filter(game=game.pk).order_by("seat"))
     for player in players:
         player.game = game
-        player.grace, player.turn_clock = lobby.disconnect_grace, lobby.turn_clock
-    return players, lobby.disconnect_grace
+        player.turn_clock = lobby.turn_clock
+    return Seats(players, lobby.disconnect_grace)
 
 
 def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tuple]:
@@ -83,12 +96,10 @@ def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tupl
     return waiting
 
 
-def game_away_seats(game, now: datetime | None = None, seats=None) -> list[int]:
-    """Human seats of ``game`` played by the medium bot now (away longer than the grace);
-    ``seats``: the result of :func:`seats_of` if already at hand."""
-    from django.utils import timezone
-
+def game_away_seats(game, now: datetime | None = None, seats: Seats | None = None) -> list[int]:
+    """Human seats of ``game`` played by the medium bot now (away longer than the grace)."""
     if game.status != "playing":
         return []
-    players, grace = seats or seats_of(game)
-    return away_seats(players, grace=grace, since=game.created_at, now=now or timezone.now())
+    seats = seats or seats_of(game)
+    now = now or timezone.now()
+    return away_seats(seats.players, grace=seats.grace, since=game.created_at, now=now)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.access import sees_private_games
 from core.errors import NotFound
-from games import clock, compiled, engine, presence
+from games import clock, engine, presence
 from games.models import Game, GamePlayer, Lobby, Move, Seat
 
 
@@ -128,13 +128,7 @@ def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
     game = Game.objects.select_related("lobby").filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
-    seat = None
-    if user.is_authenticated:
-        seat = (
-            GamePlayer.objects.filter(game=game, user_id=user.pk)
-            .values_list("seat", flat=True)
-            .first()
-        )
+    seat = presence.seats_of(game).seat_of(user.pk) if user.is_authenticated else None
     _check_may_watch(game, seat, user)
     return game, seat
 
@@ -171,7 +165,7 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
     away = presence.game_away_seats(game, seats=seats)
     if seats:
         state = state or engine.from_snapshot(game.snapshot)
-        turn_clock = clock.public(game, state, seats[0], away)
+        turn_clock = clock.public(game, state, seats.players, away)
     else:
         turn_clock = None
     return {
@@ -198,8 +192,9 @@ def game_offline(game: Game, seats=None) -> tuple[Offline, ...]:
     (presence.offline); ``seats``: presence.seats_of, if at hand."""
     if game.status != Game.Status.PLAYING:
         return ()
-    players, grace = seats or presence.seats_of(game)
-    waiting = presence.offline(players, grace=grace, since=game.created_at, now=timezone.now())
+    seats = seats or presence.seats_of(game)
+    now = timezone.now()
+    waiting = presence.offline(seats.players, grace=seats.grace, since=game.created_at, now=now)
     return tuple(Offline(p.seat, p.name, at) for p, at in waiting)
 
 
@@ -217,8 +212,7 @@ def game_state_for_user(*, game_id: int, user) -> GameState:
     if game is None:
         raise NotFound("There is no such game.")
     seats = presence.seats_of(game)
-    uid = user.pk if user.is_authenticated else None
-    seat = next((p.seat for p in seats[0] if uid is not None and p.user_id == uid), None)
+    seat = seats.seat_of(user.pk if user.is_authenticated else None)
     _check_may_watch(game, seat, user)
     state = game_state(game=game, seat=seat, seats=seats)
     return replace(state, offline=game_offline(game, seats))
@@ -228,14 +222,9 @@ def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
     return game_state(game=Game.objects.select_related("lobby").get(pk=game_id), seat=seat)
 
 
-_VERSION = compiled.Select(lambda pk: Game.objects.only("version").order_by().filter(pk=pk))
-
-
 def game_version(game_id: int) -> int | None:
-    """The saved version of a game (one indexed read), ``None`` if it is gone. Every game
-    socket reads it on its heartbeat: its SQL is built once (games.compiled)."""
-    game = _VERSION.first(game_id)
-    return None if game is None else game.version
+    """The saved version of a game (one indexed read), ``None`` if it is gone."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
 def name_left_in_games(name: str) -> bool:

@@ -6,11 +6,18 @@ histories, statistics and replays are theirs."""
 import contextlib
 
 from django.db.models.signals import pre_delete
+from django.dispatch import Signal
 
 from accounts.models import User
 from core.errors import ServiceError
 from games import services
 from games.models import Lobby, Seat
+
+# Sent by games.services inside the transaction that saves what they tell, to apps that keep
+# rows of their own (stats). Sender: games.models.Game.
+round_scored = Signal()  # game, state (engine game, the round just scored), players (totals set)
+game_finished = Signal()  # game, players (GamePlayer rows, total and won set), rounds
+game_resigned = Signal()  # game, players (won set), seat: its only human ended it, counted
 
 
 def connect() -> None:

@@ -2,7 +2,7 @@
 
 A moderator's action checks the moderator's permission (core.access), runs in one
 transaction that locks in the site's one order (Lobby, then Game, then the rows below them;
-reports last), calls the service that owns the thing it changes (games.moderation for lobbies and
+reports last), calls the service that owns the thing it changes (games.services for lobbies and
 games, accounts.services for bans, chat.services for messages and silences), writes one
 ``AuditEntry`` and marks the report it answers as handled. What players see changes after the
 commit: those services publish then (a stopped game's board, a closed lobby, a hidden message
@@ -25,8 +25,8 @@ from chat import services as chat_services
 from chat.models import Message
 from core.access import may_sanction, perm
 from core.errors import BadRequest, NotFound
-from games import moderation as games_moderation
 from games import selectors
+from games import services as games_services
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
 
@@ -292,11 +292,11 @@ def lobby_close(
     *, moderator, lobby_id: int, reason: str = "", report_id: int | None = None
 ) -> bool:
     """Close a lobby; its running game stops and is voided (it counts nowhere). The entry
-    names the game that games.moderation.lobby_close stopped, read under its locks (Lobby,
+    names the game that games.services.lobby_close stopped, read under its locks (Lobby,
     then Game; the report after them): none if the game had finished, which stays counted."""
     _require(moderator, "close_lobby")
     with transaction.atomic():
-        closed = games_moderation.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
+        closed = games_services.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
         if closed is None:
             return False
         report = _lock_report(report_id)
@@ -317,7 +317,7 @@ def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | Non
     ratings); its lobby closes if this is its current game."""
     _require(moderator, "stop_game")
     with transaction.atomic():
-        if not games_moderation.game_stop(game_id=game_id, moderator=moderator, void=True):
+        if not games_services.game_stop(game_id=game_id, moderator=moderator, void=True):
             return False
         lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
         report = _lock_report(report_id)

@@ -18,12 +18,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games import autoplay  # noqa: E402
 from skyjo_site.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from skyjo_site.dbguard import RefuseWhileDatabaseDown  # noqa: E402
+from web import runner  # noqa: E402
 from web.sockets.routing import websocket_urlpatterns  # noqa: E402
 
-application = autoplay.AutoplayMiddleware(
+application = runner.AutoplayMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
@@ -36,9 +36,9 @@ application = autoplay.AutoplayMiddleware(
     )
 )
 
-# Every server process plays the bots' turns (games.autoplay): started when Daphne's reactor
+# Every server process plays the bots' turns (web.runner): started when Daphne's reactor
 # runs, or else on the first connection. SKYJO_AUTOPLAY=false turns it off.
-autoplay.start_when_server_runs()
+runner.start_when_server_runs()
 
 # What is loaded by now (Django, the apps, the URL conf, the middleware) lives as long as the
 # process: out of the cyclic collector's sight, a full collection scans only what the process

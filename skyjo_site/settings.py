@@ -390,7 +390,7 @@ LOGGING = {
 # Game settings used by the games app.
 SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
 SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
-# Every server process runs the bot runner (games.autoplay) unless this is false.
+# Every server process runs the bot runner (web.runner) unless this is false.
 SKYJO_AUTOPLAY = env_bool("SKYJO_AUTOPLAY", True)
 # Post-game analysis in a worker process of lower priority (analysis.worker); false: in the
 # bot runner's thread.

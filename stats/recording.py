@@ -1,13 +1,10 @@
-"""Writes of the statistics rows (stats.models), called inside the services' transactions.
+"""Writes of the statistics rows (stats.models), receivers of games.signals run inside the
+games services' transactions (connected in StatsConfig.ready).
 
-``round_scored`` is the one call games.services makes when a round is scored (nothing on an
-ordinary move); ``ratings_changed`` is called by games.ratings for a rated game. A game counts
-once it finishes: its round rows are marked ``counted`` and its game rows written then, so a
-game stopped by a moderator (aborted) never counts, and one its only human resigned
-(``game_resigned``) counts as finished, that player last. ``game_voided`` takes a finished
-game out of the statistics again. Each of those also gives the game's players a new
-``ProfileVersion`` token in the same transaction, so that their cached profiles
-(stats.profile_cache) are no longer read once it commits.
+A game counts once it finishes (``game_finished``) or its only human resigns it
+(``game_resigned``): its round rows are marked ``counted`` and its game rows written then, so
+an aborted game never counts. ``game_voided`` takes a finished game out again. Each gives the
+players a new ``ProfileVersion`` token in the same transaction (stats.profile_cache).
 """
 
 import secrets
@@ -18,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import shown_rating
 from games.engine import COLUMNS
-from games.models import GamePlayer, Lobby
+from games.models import Lobby
 from stats.models import GameResult, ProfileVersion, RatingChange, RoundResult
 
 
@@ -33,9 +30,9 @@ def _turned_at_end(state, seat: int) -> int | None:
     return state.turned_at_end[seat] if state.turned_at_end is not None else None
 
 
-def round_scored(*, game, state, players) -> None:
-    """Rows for the round ``state`` has just scored (one INSERT); at the game's end, the game's
-    rows too. ``players``: the game's GamePlayer rows (totals already updated)."""
+def round_scored(*, game, state, players, **kwargs) -> None:
+    """Rows for the round ``state`` has just scored (one INSERT). ``players``: the game's
+    GamePlayer rows."""
     result = state.results[-1]
     now = timezone.now()
     with_bots = any(p.bot_level for p in players)
@@ -58,13 +55,12 @@ def round_scored(*, game, state, players) -> None:
         )
         for p in players
     )
-    if state.finished:
-        _game_finished(game, players, len(state.results), now)
 
 
-def _game_finished(game, players, rounds: int, now, resigned: int | None = None) -> None:
+def game_finished(*, game, players, rounds: int, resigned: int | None = None, **kwargs) -> None:
     """The game's rows, and its rounds counted: it finished, or the player in seat
     ``resigned`` ended it (last place, whatever their total)."""
+    now = timezone.now()
     is_public = Lobby.objects.filter(pk=game.lobby_id).values_list("is_public", flat=True).first()
     is_public = bool(is_public)
     RoundResult.objects.filter(game_id=game.pk).update(counted=True, is_public=is_public)
@@ -91,16 +87,11 @@ def _game_finished(game, players, rounds: int, now, resigned: int | None = None)
     figures_changed(p.user_id for p in players)
 
 
-def game_resigned(*, game, players, seat: int) -> None:
-    """The only human of a game against bots, in ``seat``, ended it after a move of their own
-    (games.services.game_abandon): it counts as finished, with the rounds scored so far, that
-    seat last and the best of the others winning. ``players``: the game's GamePlayer rows."""
-    others = [p.total for p in players if p.seat != seat]
-    for player in players:
-        player.won = player.seat != seat and player.total == min(others)
-    GamePlayer.objects.bulk_update(players, ["won"])
+def game_resigned(*, game, players, seat: int, **kwargs) -> None:
+    """The only human of a game against bots, in ``seat``, ended it after a move of their own:
+    it counts as finished with the rounds scored so far, that seat last."""
     rounds = RoundResult.objects.filter(game_id=game.pk, seat=seat).count()
-    _game_finished(game, players, rounds, timezone.now(), resigned=seat)
+    game_finished(game=game, players=players, rounds=rounds, resigned=seat)
 
 
 def figures_changed(user_ids: Iterable[int | None]) -> None:

@@ -22,8 +22,8 @@ from django.utils import timezone
 from games import engine
 from games.bots import LEVEL_LABELS, get_bot
 from games.models import Game, GamePlayer, Lobby, Move, Round
-from games.ratings import MODEL
 from stats.models import GameResult, RatingChange, RoundResult
+from stats.ratings import MODEL
 from stats.recording import columns_removed, figures_changed
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from conftest import PASSWORD
-from games import ratings
+from stats import ratings
 from web.accounts import forms
 
 pytestmark = pytest.mark.django_db

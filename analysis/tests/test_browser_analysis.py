@@ -3,12 +3,12 @@ server's own bot runner, on the game-over screen and in the replay (labels, the 
 card, jumping to one's own mistakes), desktop and phone, with axe-core audits."""
 
 import random
+import secrets
 
 import pytest
 
 from analysis.models import GameAnalysis
 from conftest import PASSWORD
-from games import services
 from games.tests.e2e.test_browser_a11y import audit
 from games.tests.e2e.test_browser_replay import caption_step, logged_in_context
 from games.tests.helpers import play_to_end, start_game
@@ -88,13 +88,13 @@ def finished_game(django_user_model):
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in ("alice", "bob")
     ]
-    original = services.secrets.randbits
-    services.secrets.randbits = random.Random(4).getrandbits
+    original = secrets.randbits
+    secrets.randbits = random.Random(4).getrandbits
     try:
         game = start_game(*users, end_score=100)
         play_to_end(game, users, seed=1)
     finally:
-        services.secrets.randbits = original
+        secrets.randbits = original
     return game, users
 
 

@@ -3,6 +3,7 @@ new version, shown in the replay and on the game-over screen, and never while a 
 
 import random
 import re
+import secrets
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -14,9 +15,10 @@ from analysis import worker
 from analysis.core import VERSION
 from analysis.models import GameAnalysis
 from analysis.services import analysis_run_due
-from games import autoplay, services
+from games import engine, services
 from games.models import Game
 from games.tests.helpers import play_one, play_to_end, start_game
+from web import runner as autoplay
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def finished(alice, bob, monkeypatch):
     """A finished game of alice and bob (random legal moves: plenty of mistakes)."""
-    monkeypatch.setattr(services.secrets, "randbits", random.Random(4).getrandbits)
+    monkeypatch.setattr(secrets, "randbits", random.Random(4).getrandbits)
     game = start_game(alice, bob, end_score=100)
     play_to_end(game, [alice, bob], seed=1)
     game.refresh_from_db()
@@ -120,7 +122,7 @@ def test_a_new_version_is_computed_again(finished, monkeypatch):
 
 
 def test_only_human_seats_are_analysed(alice, monkeypatch):
-    monkeypatch.setattr(services.secrets, "randbits", random.Random(4).getrandbits)
+    monkeypatch.setattr(secrets, "randbits", random.Random(4).getrandbits)
     lobby = services.lobby_create(host=alice, name="Bots", seat_count=2, end_score=30)
     services.lobby_add_bot(lobby_id=lobby.pk, host=alice, seat_index=1, level="easy")
     game = services.lobby_start(lobby_id=lobby.pk, user=alice)
@@ -129,7 +131,7 @@ def test_only_human_seats_are_analysed(alice, monkeypatch):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             break
-        state = services.engine.from_snapshot(game.snapshot)
+        state = engine.from_snapshot(game.snapshot)
         if state.phase == "round_over":
             services.game_set_ready(game_id=game.pk, user=alice)
             continue

@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core.errors import GameOver, LobbyClosed
-from games import moderation, publish, services
+from games import publish, services
+from games import services as moderation
 from games.models import Game, Lobby, Move, Round, Seat
 from games.tests.helpers import play_one, play_to_end, start_game
 

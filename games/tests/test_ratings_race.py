@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 
-from games import ratings
 from games.tests.helpers import start_game
+from stats import ratings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

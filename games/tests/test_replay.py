@@ -6,6 +6,7 @@ step; a ``step`` that is no whole number gets a 400.
 
 import random
 import re
+import secrets
 from html.parser import HTMLParser
 
 import pytest
@@ -15,7 +16,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from analysis.services import analysis_compute
-from games import engine, moderation, services
+from games import engine
+from games import services as moderation
 from games.labels import step_text
 from games.models import Game
 from games.tests.helpers import play_one, play_to_end, start_game
@@ -27,7 +29,7 @@ SEED = 4
 @pytest.fixture
 def finished(alice, bob, monkeypatch):
     """A finished game of two rounds, the same every time (decks from a seeded source)."""
-    monkeypatch.setattr(services.secrets, "randbits", random.Random(SEED).getrandbits)
+    monkeypatch.setattr(secrets, "randbits", random.Random(SEED).getrandbits)
     game = start_game(alice, bob, end_score=100)
     play_to_end(game, [alice, bob], seed=1)
     game.refresh_from_db()

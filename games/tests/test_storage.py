@@ -2,6 +2,7 @@
 assembled from them, and a move's cost in statements independent of the game's length."""
 
 import random
+import secrets
 
 import pytest
 from django.db import connection
@@ -13,8 +14,8 @@ from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.django_db
 
-# Lock the game (its lobby's settings read with it), read its players, insert the move, update
-# the game. The lobby is locked only by the move that ends the game (services._LobbyNeeded).
+# Read the game with its lobby (unless this process holds it), read its players, the
+# conditional update of the game, insert the move.
 MAX_MOVE_STATEMENTS = 4
 
 
@@ -112,7 +113,7 @@ def test_a_moves_statements_are_as_few_in_round_8_as_in_round_1(alice, bob, monk
     """A move costs the same few statements however long the game has run. The decks are
     dealt from a fixed seed: with random ones, random play now and then reached the end score
     (1000, the most a lobby allows) before round 8."""
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 20_261_202)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 20_261_202)
     game = start_game(alice, bob, end_score=1000)
     users = [alice, bob]
     counted: dict[int, list[int]] = {}

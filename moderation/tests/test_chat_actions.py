@@ -67,7 +67,7 @@ def test_a_message_is_reported_only_by_who_can_read_it(message, django_user_mode
 def test_the_players_chat_of_a_finished_game_stays_the_players(message, game, django_user_model):
     """No page shows a spectator the players' chat, after the game neither: the report page of
     one of its messages (ids are sequential) would."""
-    from games import moderation as game_moderation
+    from games import services as game_moderation
 
     game_moderation.game_stop(game_id=game.pk)
     watcher = django_user_model.objects.create_user("dora", password="x-dora-pw-1")

@@ -14,8 +14,8 @@ from accounts import services as accounts_services
 from chat import services as chat_services
 from conftest import PASSWORD
 from core.errors import BadRequest, NotFound
-from games import moderation as games_moderation
 from games import services as game_services
+from games import services as games_moderation
 from games.models import Game, Lobby
 from games.services import bot_game_create
 from games.tests.helpers import play_one, play_to_end, start_game

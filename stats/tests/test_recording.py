@@ -7,7 +7,8 @@ import random
 import pytest
 from django.apps import apps
 
-from games import engine, moderation, services
+from games import engine, services
+from games import services as moderation
 from games.models import Lobby
 from games.tests.helpers import play_one, play_to_end, restore, start_game
 from stats import recording

@@ -1,5 +1,5 @@
 """Admin for lobbies and games: game state is shown read-only; moderators close lobbies and
-stop games through moderation.services (games.moderation below it), which locks, saves and
+stop games through moderation.services (games.services below it), which locks, saves and
 publishes like every service, and writes the audit log entry."""
 
 from django.contrib import admin, messages

@@ -2,13 +2,14 @@
 with the buttons and the arrow keys, on a desktop and on a phone (screenshots)."""
 
 import random
+import secrets
 
 import pytest
 from django.test import Client
 
 from analysis.services import analysis_compute
 from conftest import PASSWORD
-from games import engine, services
+from games import engine
 from games.tests.helpers import play_to_end, start_game
 
 pytestmark = pytest.mark.e2e
@@ -39,13 +40,13 @@ def three_player_game(django_user_model):
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in ("alice", "bob", "carol")
     ]
-    original = services.secrets.randbits
-    services.secrets.randbits = random.Random(4).getrandbits
+    original = secrets.randbits
+    secrets.randbits = random.Random(4).getrandbits
     try:
         game = start_game(*users, end_score=100)
         play_to_end(game, users, seed=2)
     finally:
-        services.secrets.randbits = original
+        secrets.randbits = original
     game.refresh_from_db()
     return game, users
 

@@ -1,0 +1,288 @@
+"""Lobbies: open, join, leave, seat bots, remove players, start the game. Each service runs in
+one transaction holding the lobby's lock (games.services.locks) and tells after the commit."""
+
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from accounts.names import short_name
+from core.errors import (
+    BadRequest,
+    InvalidLobby,
+    LobbyClosed,
+    LobbyFull,
+    LobbyNotOpen,
+    NotEnoughPlayers,
+    NotHost,
+    NotInLobby,
+    NotInvited,
+    RemovedFromLobby,
+    TooManyTables,
+)
+from core.text import has_nothing_to_see, one_line
+from games import engine, presence
+from games.bots import LEVEL_LABELS, LEVELS
+from games.labels import BOT_LEVEL_LABELS
+from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, GamePlayer, Lobby, Round, Seat
+from games.services import announce, locks
+from games.services.schedule import schedule
+
+MAX_NAME = 60
+MAX_END_SCORE = 1000
+MAX_GRACE = 3600
+
+
+def lobby_create(
+    *,
+    host,
+    name: str,
+    seat_count: int = 4,
+    is_public: bool = True,
+    end_score: int = 100,
+    double_on_tie: bool = True,
+    final_reveal_clears_columns: bool = True,
+    disconnect_grace: int | None = None,
+    turn_clock: int = 0,
+) -> Lobby:
+    """Open a lobby with ``seat_count`` seats; the host takes seat 0. ``turn_clock``: seconds
+    per turn (one of TURN_CLOCKS), 0 for none (games.clock)."""
+    if disconnect_grace is None:
+        disconnect_grace = settings.SKYJO_DISCONNECT_GRACE
+    if type(disconnect_grace) is not int or not 0 <= disconnect_grace <= MAX_GRACE:
+        raise InvalidLobby(
+            format_lazy(_("The disconnect grace must be from 0 to {max} seconds."), max=MAX_GRACE)
+        )
+    if type(turn_clock) is not int or turn_clock not in TURN_CLOCKS:
+        raise InvalidLobby(
+            format_lazy(
+                _("The turn clock is off (0) or one of {seconds} seconds."),
+                seconds=", ".join(str(s) for s in TURN_CLOCKS if s),
+            )
+        )
+    name = one_line(name or "")
+    if has_nothing_to_see(name) or len(name) > MAX_NAME:
+        raise InvalidLobby(
+            format_lazy(_("A lobby needs a name of 1 to {max} characters."), max=MAX_NAME)
+        )
+    if type(seat_count) is not int or not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise InvalidLobby(
+            format_lazy(_("A lobby has {min} to {max} seats."), min=MIN_SEATS, max=MAX_SEATS)
+        )
+    if type(end_score) is not int or not 1 <= end_score <= MAX_END_SCORE:
+        raise InvalidLobby(
+            format_lazy(_("The end score must be from 1 to {max}."), max=MAX_END_SCORE)
+        )
+    with transaction.atomic():
+        check_tables(host, lock=True)
+        lobby = Lobby.objects.create(
+            name=name,
+            host=host,
+            seat_count=seat_count,
+            is_public=bool(is_public),
+            end_score=end_score,
+            double_on_tie=bool(double_on_tie),
+            final_reveal_clears_columns=bool(final_reveal_clears_columns),
+            disconnect_grace=disconnect_grace,
+            turn_clock=turn_clock,
+        )
+        Seat.objects.bulk_create(
+            Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)
+        )
+        announce.lobby(lobby.pk)
+    return lobby
+
+
+def lobby_join(
+    *, lobby_id: int, user, invite_code: str | None = None, seat_index: int | None = None
+) -> Seat:
+    """Sit ``user`` down in the first free seat (or ``seat_index``); joining twice is a no-op."""
+    with transaction.atomic():
+        lobby = locks.lobby(lobby_id)
+        seats = list(lobby.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        _check_open(lobby)
+        if lobby.removed_users.filter(pk=user.pk).exists():
+            raise RemovedFromLobby()
+        if not lobby.is_public and not lobby.invited_by(invite_code):
+            raise NotInvited()
+        check_tables(user, lock=True)
+        free = [s for s in seats if s.is_empty and seat_index in (None, s.index)]
+        if not free:
+            raise LobbyFull()
+        seat = free[0]
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise LobbyFull(_("That seat was just taken.")) from None
+        announce.lobby(lobby.pk)
+    return seat
+
+
+def lobby_leave(*, lobby_id: int, user) -> Lobby:
+    """Give up one's seat; a leaving host hands the lobby on, or closes it when alone."""
+    with transaction.atomic():
+        lobby = locks.lobby(lobby_id)
+        _check_open(lobby)
+        seats = list(lobby.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotInLobby()
+        mine.user = None
+        mine.save(update_fields=["user"])
+        if lobby.host_id == user.pk:
+            heirs = [s for s in seats if s.user_id is not None and s.pk != mine.pk]
+            if heirs:
+                lobby.host_id = heirs[0].user_id
+                lobby.save(update_fields=["host"])
+            else:
+                lobby.status = Lobby.Status.CLOSED
+                lobby.save(update_fields=["status"])
+        announce.lobby(lobby.pk)
+    return lobby
+
+
+def lobby_remove_player(*, lobby_id: int, host, seat_index: int) -> None:
+    """The host removes the player in ``seat_index``, who may not come back."""
+    with transaction.atomic():
+        lobby = _lock_as_host(lobby_id, host, _("Only the host can remove players."))
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None or seat.is_empty:
+            raise BadRequest(_("That seat is empty."))
+        if seat.user_id == host.pk:
+            raise BadRequest(_("The host cannot remove themself: leave the lobby instead."))
+        if seat.user_id is not None:
+            lobby.removed_users.add(seat.user_id)
+        seat.user = None
+        seat.bot_level = ""
+        seat.save(update_fields=["user", "bot_level"])
+        announce.lobby(lobby.pk)
+
+
+def lobby_add_bot(*, lobby_id: int, host, seat_index: int, level: str) -> Seat:
+    """The host puts a bot of ``level`` (one of games.bots.LEVELS) in the empty ``seat_index``."""
+    _check_level(level)
+    with transaction.atomic():
+        lobby = _lock_as_host(lobby_id, host, _("Only the host can add bots."))
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None:
+            raise BadRequest(_("There is no such seat."))
+        if not seat.is_empty:
+            raise LobbyFull(_("That seat is taken."))
+        seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
+        announce.lobby(lobby.pk)
+    return seat
+
+
+def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
+    """The host takes the bot out of ``seat_index``: the seat is empty again."""
+    with transaction.atomic():
+        lobby = _lock_as_host(lobby_id, host, _("Only the host can remove bots."))
+        seat = lobby.seats.filter(index=seat_index).first()
+        if seat is None or not seat.bot_level:
+            raise BadRequest(_("There is no bot in that seat."))
+        seat.bot_level = ""
+        seat.save(update_fields=["bot_level"])
+        announce.lobby(lobby.pk)
+
+
+def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: int = 100) -> Game:
+    """One click from the home page: a private lobby of ``user`` and ``bots`` bots, started."""
+    if type(bots) is not int or not 1 <= bots <= MAX_SEATS - 1:
+        raise InvalidLobby(format_lazy(_("Play against 1 to {max} bots."), max=MAX_SEATS - 1))
+    _check_level(level)
+    with transaction.atomic():
+        lobby = lobby_create(
+            host=user,
+            name=f"{short_name(user.username)} vs {bots} {LEVEL_LABELS[level].lower()} bot"
+            + "s" * (bots > 1),
+            seat_count=bots + 1,
+            is_public=False,
+            end_score=end_score,
+        )
+        lobby.seats.filter(index__gt=0).update(bot_level=level)
+        return lobby_start(lobby_id=lobby.pk, user=user)
+
+
+def lobby_start(*, lobby_id: int, user) -> Game:
+    """The host starts the game with everybody seated (at least two)."""
+    with transaction.atomic():
+        lobby = _lock_as_host(lobby_id, user, _("Only the host can start the game."))
+        seated = [s for s in lobby.seats.select_related("user") if not s.is_empty]
+        if len(seated) < MIN_SEATS:
+            raise NotEnoughPlayers()
+        game = create_game(lobby, [(s.user, s.bot_level) for s in seated])
+        lobby.status = Lobby.Status.PLAYING
+        lobby.game = game
+        lobby.save(update_fields=["status", "game"])
+        announce.lobby(lobby.pk)
+    return game
+
+
+def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
+    """A new game in ``lobby`` (locked) for ``players``: (user or ``None``, bot level)."""
+    names, counts = [], {}
+    for user, level in players:  # bots as "Medium bot 1", "Medium bot 2", numbered per level
+        if user is not None:
+            names.append(user.username)
+        else:
+            counts[level] = counts.get(level, 0) + 1
+            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    seed = secrets.randbits(62)
+    state = engine.Game(names, engine.Rules(**lobby.rules_json), seed=seed)
+    game = Game.objects.create(
+        lobby=lobby, seed=seed, snapshot=engine.to_snapshot(state), phase=state.phase
+    )
+    GamePlayer.objects.bulk_create(
+        GamePlayer(game=game, seat=i, user=user, bot_level=level, name=name)
+        for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
+    )
+    Round.objects.create(game=game, number=1, deck=state.log.deck)
+    schedule(game, state, presence.seats_of(game), restart=True)
+    game.save(update_fields=["bot_due_at", "turn_started_at"])
+    return game
+
+
+def check_tables(user, *, lock: bool = False) -> None:
+    """Refuse ``user`` a new table (a lobby, a seat, a bot game, a rematch) while they sit in
+    SKYJO_MAX_TABLES open lobbies and games in play already: the bot runner plays every game
+    to its end, whoever is there. ``lock``: count their requests one at a time."""
+    limit = settings.SKYJO_MAX_TABLES
+    if not limit or not settings.RATELIMIT_ENABLE:
+        return
+    if lock:
+        locks.user(user.pk)
+    seated = Seat.objects.filter(user_id=user.pk, lobby__status=Lobby.Status.OPEN).count()
+    playing = GamePlayer.objects.filter(user_id=user.pk, game__status=Game.Status.PLAYING).count()
+    if seated + playing >= limit:
+        raise TooManyTables(limit)
+
+
+def _check_open(lobby: Lobby) -> None:
+    if lobby.status == Lobby.Status.CLOSED:
+        raise LobbyClosed()
+    if lobby.status != Lobby.Status.OPEN:
+        raise LobbyNotOpen()
+
+
+def _lock_as_host(lobby_id: int, host, refusal: str) -> Lobby:
+    """Lock the lobby; refuse (``refusal``) anyone but its host, and a lobby no longer open."""
+    lobby = locks.lobby(lobby_id)
+    if lobby.host_id != host.pk:
+        raise NotHost(refusal)
+    _check_open(lobby)
+    return lobby
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        labels = [BOT_LEVEL_LABELS[name] for name in LEVELS]
+        levels = format_lazy(", ".join("{}" for _label in labels), *labels)
+        raise BadRequest(format_lazy(_("Choose a bot level: {levels}."), levels=levels))

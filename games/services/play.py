@@ -1,0 +1,356 @@
+"""Play: moves, getting ready, rematch, ending a game against bots, aborting.
+
+A move takes no lock. A running game's row and engine state are held in the process
+(``_HELD``, by game id, as last committed here) and a move is decided by one conditional write,
+``UPDATE games_game ... SET version = v + 1 WHERE id = ... AND version = v``, with its Move row
+in the same transaction. A write that matches no row lost to another writer: the held state
+is dropped and the move is judged again on the saved one (``StaleVersion`` unless it is still
+valid there, as the reveals everyone makes at once are); so is a move the held state refuses.
+Everything is told after the commit.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from core.caches import BoundedCache
+from core.errors import (
+    BadRequest,
+    EndingChanged,
+    GameOver,
+    IllegalMove,
+    LobbyClosed,
+    NotAPlayer,
+    NotFound,
+    NotYoursToEnd,
+    ServiceError,
+    StaleVersion,
+    WrongPhase,
+)
+from games import clock, engine, movelog, presence, selectors, signals
+from games.bots import AWAY_LEVEL
+from games.models import Game, GamePlayer, Lobby, Move, Round
+from games.presence import Seats
+from games.services import announce, locks
+from games.services.lobbies import check_tables, create_game
+from games.services.schedule import restore, schedule
+
+# Every human can lose a race for each of their reveals once: then the move is judged anew.
+ATTEMPTS = 2 * 8 + 1
+
+_HELD = BoundedCache(1024)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    game_id: int
+    version: int
+    seat: int
+    action: dict
+    phase: str
+    drawn: int | None = None  # after a draw: the card, for the drawer's own eyes only
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    game: Game  # the row as committed, its lobby read with it
+    state: engine.Game
+
+
+class _Lost(Exception):
+    """The conditional write matched no row: another writer changed the game first."""
+
+
+def game_apply_action(
+    *,
+    game_id: int,
+    action: object,
+    version: object,
+    user=None,
+    seat: int | None = None,
+    timed_out: bool = False,
+) -> MoveResult:
+    """Apply one engine step for ``user`` (or, for the bot runner, ``seat``) and save it.
+    ``timed_out``: the runner plays it because the turn clock ran out on ``seat``.
+
+    Refuses, changing nothing: a non-player, a game over, a ``version`` other than the game's
+    (except reveals in the reveal phase, which all players make at once), and everything the
+    engine refuses."""
+    if (user is None) == (seat is None):
+        raise ValueError("pass exactly one of user and seat")
+    if timed_out and user is not None:
+        raise ValueError("only the runner plays a turn whose time ran out")
+    if type(version) is not int:
+        raise BadRequest(_('Every action needs the "version" of the state you saw, as an integer.'))
+    try:
+        step = engine.Action.from_json(action)
+    except engine.EngineError as exc:
+        raise _engine_error(exc) from None
+    fresh = False
+    for _attempt in range(ATTEMPTS):
+        try:
+            return _apply(game_id, step, version, user, seat, timed_out, fresh=fresh)
+        except _Lost:
+            _HELD.put(game_id, None)
+            fresh = True
+    current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    raise StaleVersion(sent=version, current=current)
+
+
+def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> MoveResult:
+    with transaction.atomic():
+        game, state = _held(game_id, fresh=fresh)
+        seats = presence.seats_of(game)
+        if user is not None:
+            seat = player_seat(seats, user)
+        round_before, results_before = state.round, len(state.results)
+        turn_before = clock.turn_of(state)
+        try:
+            facts = _judge(game, state, seat, step, version)
+        except ServiceError:
+            if fresh:
+                raise
+            raise _Lost from None  # judged on the held state: again on the saved one
+        before = game.version
+        if state.finished:  # the lobby's row first: the lock order
+            game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
+            Lobby.objects.filter(
+                pk=game.lobby_id, game=game.pk, status=Lobby.Status.PLAYING
+            ).update(status=Lobby.Status.FINISHED)
+        game.version += 1
+        if timed_out:
+            facts = {**facts, "timed_out": True}
+        game.recent = movelog.push(game.recent, facts, game.version)
+        restart = clock.turn_of(state) != turn_before
+        reset = schedule(
+            game, state, seats, restart=restart, mover=seat if user is not None else None
+        )
+        _write(game, state, before, reset=reset)
+        Move.objects.bulk_create(
+            [
+                Move(
+                    game_id=game.pk,
+                    version=game.version,
+                    round=round_before,
+                    seat=seat,
+                    action=step.to_json(),
+                    reshuffle=state.last_reshuffle,
+                )
+            ]
+        )
+        if len(state.results) > results_before:
+            _save_scores(game, state, seats)
+        announce.game(game, state, {"kind": "move", "seat": seat, "action": step.to_json()}, seats)
+        return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
+
+
+def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dict:
+    """Apply ``step`` of ``seat`` to ``state`` if ``game`` takes it; its public facts."""
+    if game.is_over:
+        raise GameOver()
+    simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
+    if version != game.version and not (simultaneous and 0 <= version <= game.version):
+        raise StaleVersion(sent=version, current=game.version)
+    try:
+        return engine.apply_described(state, seat, step)
+    except engine.EngineError as exc:
+        raise _engine_error(exc) from None
+
+
+def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
+    """Mark a player ready for the next round; deal it once every human player is ready."""
+    if (user is None) == (seat is None):
+        raise ValueError("pass exactly one of user and seat")
+    with transaction.atomic():
+        game = locks.game(game_id)
+        seats = presence.seats_of(game)
+        if user is not None:
+            seat = player_seat(seats, user)
+        if game.is_over:
+            raise GameOver()
+        if game.phase != engine.ROUND_OVER:
+            raise WrongPhase(_("You can only get ready for the next round once a round is scored."))
+        humans = [p.seat for p in seats.players if not presence.is_bot(p)]
+        ready = sorted({*game.ready, seat})
+        everyone = all(s in ready for s in humans)
+        # Ready again changes nothing, unless nobody is left to wait for: then it deals.
+        if seat in game.ready and not everyone:
+            return game.version
+        state = restore(game)
+        turn_before = clock.turn_of(state)
+        before = game.version
+        game.version += 1
+        if everyone:
+            deck = engine.full_deck()
+            state.rng.shuffle(deck)
+            state.next_round(deck)
+            Round.objects.create(game=game, number=state.round, deck=deck)
+            game.ready = []
+            game.recent = movelog.round_dealt(game.recent, state.round, game.version)
+            event = {"kind": "round_started", "round": state.round}
+        else:
+            game.ready = ready
+            event = {"kind": "ready", "seat": seat}
+        restart = clock.turn_of(state) != turn_before
+        reset = schedule(
+            game, state, seats, restart=restart, mover=seat if user is not None else None
+        )
+        _write(game, state, before, reset=reset)
+        announce.game(game, state, event, seats)
+        return game.version
+
+
+def game_rematch(*, game_id: int, user) -> Game:
+    """A new game with the same players and rules, once this one is over (made only once)."""
+    with transaction.atomic():
+        lobby, game = locks.lobby_and_game(game_id)
+        player_seat(presence.seats_of(game), user)
+        if game.status != Game.Status.FINISHED:
+            raise WrongPhase(_("A rematch can be started only when the game is over."))
+        if game.rematch_id:
+            return game.rematch
+        if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
+            raise LobbyClosed()
+        check_tables(user)
+        players = [  # a deleted account's seat: a bot, as it was in this game
+            (p.user, p.bot_level or ("" if p.user_id else AWAY_LEVEL))
+            for p in game.players.select_related("user")
+        ]
+        new = create_game(lobby, players)
+        game.rematch = new
+        game.version += 1
+        state = restore(game)
+        _write(game, state, game.version - 1, fields=("rematch", "version"))
+        lobby.status = Lobby.Status.PLAYING
+        lobby.game = new
+        lobby.save(update_fields=["status", "game"])
+        announce.game(game, state, {"kind": "rematch", "game": new.pk})
+        announce.lobby(lobby.pk)
+        return new
+
+
+def game_abandon(*, game_id: int, user, counts: bool | None = None) -> bool:
+    """The only human of a game against bots ends it (its lobby finished). Before a move of
+    their own it is voided (counts nowhere); after one it is resigned: it counts in the
+    statistics as finished, that player last, the best of the others winning. Returns whether
+    it counts. ``counts``: what the player was told (selectors.end_counts); if that no longer
+    holds, :class:`EndingChanged`. Refuses a non-player, a game over, a game with another
+    human seat."""
+    with transaction.atomic():
+        lobby, game = locks.lobby_and_game(game_id)
+        seats = presence.seats_of(game)
+        seat = player_seat(seats, user)
+        if game.is_over:
+            raise GameOver()
+        if not presence.is_sole_human(seats.players, seat):
+            raise NotYoursToEnd()
+        resign = selectors.end_counts(game, seat)
+        if counts is not None and counts != resign:
+            raise EndingChanged()
+        if lobby is not None and lobby.game_id == game.pk:
+            lobby.status = Lobby.Status.FINISHED
+            lobby.save(update_fields=["status"])
+        abort_game(game, lobby, void=not resign, resigned=seat if resign else None)
+        if resign:
+            players = seats.players
+            best = min(p.total for p in players if p.seat != seat)
+            for player in players:
+                player.won = player.seat != seat and player.total == best
+            GamePlayer.objects.bulk_update(players, ["won"])
+            signals.game_resigned.send(Game, game=game, players=players, seat=seat)
+        return resign
+
+
+def abort_game(game: Game, lobby: Lobby | None, *, void: bool, resigned=None) -> bool:
+    """Abort ``game`` (locked, after its ``lobby``) and tell everyone after the commit; with
+    ``void`` it counts nowhere (``Game.voided``); ``resigned``: the seat that resigned.
+    ``False``: it was over already, and stays as it ended."""
+    if game.is_over:
+        return False
+    game.status = Game.Status.ABORTED
+    game.voided, game.resigned = void, resigned
+    game.finished_at = timezone.now()
+    game.bot_due_at = None
+    game.version += 1
+    state = restore(game)
+    fields = ("status", "voided", "resigned", "finished_at", "bot_due_at", "version")
+    _write(game, state, game.version - 1, fields=fields)
+    announce.game(game, state, {"kind": "aborted"})
+    if lobby is not None:
+        announce.lobby(lobby.pk)
+    return True
+
+
+def player_seat(seats: Seats, user) -> int:
+    """``user``'s seat among ``seats``; ``NotAPlayer`` if they have none."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAPlayer(_("Log in to play."))
+    seat = seats.seat_of(user.pk)
+    if seat is None:
+        raise NotAPlayer()
+    return seat
+
+
+_STEP = ("snapshot", "phase", "version", "recent", "ready", "bot_due_at", "turn_started_at")
+
+
+def _write(game: Game, state, before: int, *, fields=_STEP, reset=None) -> None:
+    """The conditional write of ``game``'s ``fields`` (``_Lost`` if its version is no longer
+    ``before``), then the timeouts of ``reset`` (schedule); held here once committed."""
+    if "snapshot" in fields:
+        game.snapshot, game.phase = engine.to_snapshot(state), state.phase
+        if game.status == Game.Status.FINISHED:
+            fields = (*fields, "status", "finished_at")
+    game.updated_at = timezone.now()
+    values = {name: getattr(game, name) for name in (*fields, "updated_at")}
+    # The seed tells this game from any other that had its id (a rolled back one).
+    if not Game.objects.filter(pk=game.pk, version=before, seed=game.seed).update(**values):
+        raise _Lost
+    if reset is not None:
+        GamePlayer.objects.filter(pk=reset.pk).update(timeouts=0)
+    held = _Held(game, state)
+    transaction.on_commit(lambda: _HELD.put(game.pk, held))
+
+
+def _held(game_id: int, *, fresh: bool) -> tuple[Game, engine.Game]:
+    """Copies of the game's row and engine state: as held here, or (``fresh``) as saved."""
+    held = None if fresh else _HELD.get(game_id)
+    if held is None:
+        game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(_("There is no such game."))
+        held = _Held(game, restore(game))
+    return copy.copy(held.game), held.state.copy()
+
+
+def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:
+    """A round was scored: its Round row, the players' totals and winners; tells the
+    statistics (games.signals), and at the game's end the lobby list."""
+    result = state.results[-1]
+    Round.objects.filter(game=game, number=len(state.results)).update(
+        starter=result.starter,
+        ender=result.ender,
+        raw=list(result.raw),
+        scores=list(result.scores),
+        scored_at=timezone.now(),
+    )
+    winners = set(state.winners)
+    for player in seats.players:
+        player.total = state.totals[player.seat]
+        player.won = player.seat in winners
+    GamePlayer.objects.bulk_update(seats.players, ["total", "won"])
+    signals.round_scored.send(Game, game=game, state=state, players=seats.players)
+    if state.finished:
+        signals.game_finished.send(
+            Game, game=game, players=seats.players, rounds=len(state.results)
+        )
+        announce.lobby(game.lobby_id)
+
+
+def _engine_error(exc: engine.EngineError) -> IllegalMove:
+    """The engine's English message; it is shown translated by its code (core.errors)."""
+    message = str(exc)
+    return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)

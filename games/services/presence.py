@@ -1,0 +1,68 @@
+"""Signs of life from players' game sockets (games.presence says what they mean)."""
+
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from games import presence
+from games.models import GamePlayer
+from games.services import announce, locks
+from games.services.play import _write
+from games.services.schedule import restore, schedule
+
+
+def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:
+    """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
+    disconnect, 0 for a frame or a heartbeat. ``active``: a frame the player sent, which ends
+    their run of turn-clock timeouts (games.clock). A no-op for spectators. A socket that
+    opened or closed then tells the game's sockets (announce.presence)."""
+    now = timezone.now()
+    rows = GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
+    seen = {"last_seen": now}
+    if change:
+        seen["connections"] = Greatest(F("connections") + change, 0)
+    if active:  # not a seat made away by its timeouts: game_player_back tells everyone
+        written = rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS).update(**seen, timeouts=0)
+        if not written:
+            seat = rows.values_list("seat", flat=True).first()
+            if seat is not None:
+                game_player_back(game_id=game_id, seat=seat, seen=seen)
+                written = True
+    else:
+        written = rows.update(**seen)
+    if written and change:
+        announce.presence(game_id)
+
+
+def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
+    """``seat``, away after timeouts, sent a frame: it is no longer away (``seen``: the
+    presence columns to write). Tells everyone (a new version); the runner looks again."""
+    with transaction.atomic():
+        game = locks.game(game_id)
+        GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
+        if not game.is_over:
+            _announce_back(game, seat, presence.seats_of(game))
+
+
+def game_player_reconnected(*, game_id: int, seat: int) -> bool:
+    """``seat`` counted as away (disconnected longer than the grace) when its socket
+    connected: if that ended its away state, tell everyone as game_player_back does. Whether
+    it did."""
+    with transaction.atomic():
+        game = locks.game(game_id)
+        if game.is_over:
+            return False
+        seats = presence.seats_of(game)
+        if seat in presence.game_away_seats(game, seats=seats):
+            return False  # away after timeouts: only a frame of the player's own ends that
+        _announce_back(game, seat, seats)
+        return True
+
+
+def _announce_back(game, seat: int, seats) -> None:
+    state = restore(game)
+    game.version += 1
+    reset = schedule(game, state, seats, mover=seat)
+    _write(game, state, game.version - 1, fields=("version", "bot_due_at"), reset=reset)
+    announce.game(game, state, {"kind": "back", "seat": seat}, seats)

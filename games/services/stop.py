@@ -1,0 +1,58 @@
+"""Ending lobbies and games from outside play: moderation.services calls these for a moderator
+(``void=True``, with its audit entry); the bot runner's stall guard stops a stuck game."""
+
+import logging
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from games.models import Lobby
+from games.services import announce, locks
+from games.services.play import abort_game
+
+log = logging.getLogger("skyjo.moderation")
+
+
+@dataclass(frozen=True)
+class LobbyClosure:
+    """``lobby_close`` closed lobby ``lobby_id`` and stopped its running game ``game_id``
+    (``None``: none was running)."""
+
+    lobby_id: int
+    game_id: int | None
+
+
+def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> LobbyClosure | None:
+    """Close a lobby and stop its running game (voided with ``void``). Which game that is, and
+    whether it still runs, is read under the locks. ``None``: it was closed already."""
+    with transaction.atomic():
+        lobby = locks.lobby(lobby_id)
+        if lobby.status == Lobby.Status.CLOSED:
+            return None
+        lobby.status = Lobby.Status.CLOSED
+        lobby.save(update_fields=["status"])
+        stopped = None
+        if lobby.game_id and abort_game(locks.game(lobby.game_id), lobby, void=void):
+            stopped = lobby.game_id
+        announce.lobby(lobby.pk)
+    log.info("lobby %s closed by %s", lobby_id, _who(moderator))
+    return LobbyClosure(lobby_id=lobby_id, game_id=stopped)
+
+
+def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
+    """Stop a running game (voided with ``void``); its lobby closes if this is its current
+    game. ``False``: the game was over already."""
+    with transaction.atomic():
+        lobby, game = locks.lobby_and_game(game_id)
+        if game.is_over:
+            return False
+        if lobby is not None and lobby.game_id == game.pk:
+            lobby.status = Lobby.Status.CLOSED
+            lobby.save(update_fields=["status"])
+        abort_game(game, lobby, void=void)
+    log.info("game %s stopped by %s", game_id, _who(moderator))
+    return True
+
+
+def _who(moderator) -> str:
+    return f"user {moderator.pk}" if moderator is not None else "the system"

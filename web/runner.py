@@ -1,0 +1,99 @@
+"""The bot runner of a server process: an asyncio task that plays the due turns
+(games.autoplay.play_due_turns), then one finished game's analysis (analysis.services), for
+ever. Started when Daphne's reactor runs (skyjo_site.asgi) or else on the first connection
+(:class:`AutoplayMiddleware`); SKYJO_AUTOPLAY=false turns it off."""
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from analysis.services import analysis_tick
+from core.errors import DATABASE_DOWN, one_line
+from games import autoplay
+
+log = logging.getLogger("games.autoplay")
+
+
+async def run_forever(interval: float | None = None) -> None:
+    """Run :func:`_tick` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for ever, in a
+    thread of its own (its own database connection) through sync_to_async, so that what it
+    publishes reaches this event loop. An error is logged and the loop goes on."""
+    interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
+    tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
+    down = False
+    while True:
+        try:
+            await tick()
+            if down:
+                log.warning("bot runner: the database answers again")
+                down = False
+        except asyncio.CancelledError:
+            raise
+        except DATABASE_DOWN as exc:  # a restart or failover: one line, then keep trying
+            if not down:
+                log.warning(
+                    "bot runner: the database failed, trying every %s s: %s",
+                    interval,
+                    one_line(exc),
+                )
+                down = True
+        except Exception:
+            log.exception("bot runner: a pass failed")
+        await asyncio.sleep(interval)
+
+
+def _tick() -> None:
+    close_old_connections()
+    try:
+        while autoplay.play_due_turns() >= autoplay.BATCH:  # a backlog: go on at once
+            pass
+        analysis_tick()  # then one finished game's post-game analysis (analysis/)
+    finally:
+        close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
+
+
+_task: asyncio.Task | None = None
+
+
+def ensure_started() -> asyncio.Task | None:
+    """Start the runner on this process's running event loop, once (SKYJO_AUTOPLAY=false: no)."""
+    global _task
+    if not settings.SKYJO_AUTOPLAY:
+        return None
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    if _task is not None and not _task.done() and _task.get_loop() is loop:
+        return _task
+    _task = loop.create_task(run_forever(), name="skyjo-bot-runner")
+    log.info("bot runner started")
+    return _task
+
+
+def start_when_server_runs() -> None:
+    """Under Daphne (``daphne`` or ``manage.py runserver``): start the runner as soon as the
+    Twisted asyncio reactor runs, so due turns resume after a restart with no request."""
+    import sys
+
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return
+    reactor.callWhenRunning(lambda: reactor.callLater(0, ensure_started))
+
+
+class AutoplayMiddleware:
+    """ASGI wrapper: makes sure the runner runs (idempotent) when a connection comes in."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            ensure_started()
+        return await self.app(scope, receive, send)
