@@ -3,7 +3,7 @@
 The account, its rating, statistics, chat messages, mutes and reports go; the games it played
 stay under the name it played with (``GamePlayer.name``), which stays taken while a game shows
 it. Its seat in a running game passes to the medium bot, its open lobbies as if it had left
-(``games.signals``), and its open sockets close. Staff accounts are deleted in the admin.
+(``games.receivers``), and its open sockets close. Staff accounts are deleted in the admin.
 """
 
 from django.db import transaction

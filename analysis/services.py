@@ -22,6 +22,7 @@ from analysis.core import VERSION
 from analysis.models import GameAnalysis
 from core.errors import DATABASE_DOWN, one_line, shutting_down
 from games.models import Game
+from games.records import game_record
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
     if game is None:
         return None
     try:
-        record = game.record
+        record = game_record(game)
     except DATABASE_DOWN:
         raise
     except Exception:

@@ -6,6 +6,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import signals
+        from games import receivers
 
-        signals.connect()
+        receivers.connect()

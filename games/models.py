@@ -4,7 +4,7 @@ A running game's state is its engine snapshot (``Game.snapshot``, games.engine.s
 rewritten with the game's version on every accepted step and restored without any replay. The
 history is in rows, each written once, when it happens: ``Round`` (the deck as dealt, then the
 scores) and ``Move`` (each step, and the new draw pile's order when the step reshuffled).
-The exact game record (skyjo-record/1, ``Game.record``) is assembled from those rows when it is
+The exact game record (skyjo-record/1, ``games.records.game_record``) is assembled from those rows when it is
 asked for (games.records): for the record download, replays and tests, never on a move.
 """
 
@@ -36,7 +36,7 @@ class Lobby(models.Model):
         CLOSED = "closed", "Closed"
 
     name = models.CharField(max_length=60)
-    # A deleted account leaves its open lobbies first (games.signals); the lobbies where games
+    # A deleted account leaves its open lobbies first (games.receivers); the lobbies where games
     # were played keep them, host or none.
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -209,13 +209,6 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.PLAYING
-
-    @property
-    def record(self) -> dict:
-        """The game record, assembled from the Round and Move rows (two queries)."""
-        from games.records import game_record
-
-        return game_record(self)
 
 
 class GamePlayer(models.Model):

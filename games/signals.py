@@ -1,33 +1,8 @@
-"""A deleted account (the admin's) leaves its open lobbies as if it had left them
-(``services.lobby_leave``): the next player hosts, or the lobby closes when it sat alone. The
-lobbies where games were played keep them (``Lobby.host`` is set to none): the other players'
-histories, statistics and replays are theirs."""
+"""What games tells the apps that keep rows of their own (stats), inside the transaction that
+saves it. Sender: games.models.Game."""
 
-import contextlib
-
-from django.db.models.signals import pre_delete
 from django.dispatch import Signal
 
-from accounts.models import User
-from core.errors import ServiceError
-from games import services
-from games.models import Lobby, Seat
-
-# Sent by games.services inside the transaction that saves what they tell, to apps that keep
-# rows of their own (stats). Sender: games.models.Game.
 round_scored = Signal()  # game, state (engine game, the round just scored), players (totals set)
 game_finished = Signal()  # game, players (GamePlayer rows, total and won set), rounds
 game_resigned = Signal()  # game, players (won set), seat: its only human ended it, counted
-
-
-def connect() -> None:
-    """Connect the handler (GamesConfig.ready)."""
-    pre_delete.connect(leave_open_lobbies, sender=User, dispatch_uid="games.deleted_account")
-
-
-def leave_open_lobbies(sender, instance, **kwargs) -> None:
-    seated = Seat.objects.filter(user=instance, lobby__status=Lobby.Status.OPEN)
-    for lobby_id in seated.values_list("lobby_id", flat=True):
-        # Started or closed meanwhile: its games stay as they are.
-        with contextlib.suppress(ServiceError):
-            services.lobby_leave(lobby_id=lobby_id, user=instance)

@@ -16,12 +16,17 @@ def test_every_page_has_the_switcher(client, url):
         assert f'value="{code}"' in page
 
 
-def test_a_visitor_switches_with_a_cookie_and_goes_back(client):
-    response = client.post(reverse("accounts:language"), {"language": "de", "next": "/rules/"})
-    assert response.status_code == 302
-    assert response["Location"] == "/rules/"
+def test_a_visitor_switches_with_a_cookie_and_the_page_reloads(client):
+    response = client.post(reverse("accounts:language"), {"language": "de"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    assert response["HX-Refresh"] == "true"
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
     assert 'lang="de"' in client.get("/rules/").content.decode()
+
+
+def test_without_htmx_it_goes_back_where_it_was(client):
+    response = client.post(reverse("accounts:language"), {"language": "nl", "next": "/rules/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/"
 
 
 def test_a_player_keeps_the_language_in_their_account(client, alice):

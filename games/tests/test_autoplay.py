@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import autoplay, engine, presence, services
 from games.models import Game, GamePlayer, Move
+from games.records import game_record
 from games.tests.helpers import play_one, start_game
 from games.tests.live import daphne
 from games.tests.ws import db, game_socket, receive_json, send
@@ -27,7 +28,7 @@ def _no_delay(settings):
 
 def state_of(game_id: int) -> tuple[Game, engine.Game]:
     game = Game.objects.get(pk=game_id)
-    return game, engine.from_record(game.record)
+    return game, engine.from_record(game_record(game))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -12,6 +12,7 @@ from django.db import connections
 
 from games import autoplay, engine, services
 from games.models import Game, Move
+from games.records import game_record
 from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +32,7 @@ def _play(game_id: int, users, rng: random.Random, acked: list, stop: threading.
         game = Game.objects.get(pk=game_id)
         if game.status != Game.Status.PLAYING:
             return
-        state = engine.from_record(game.record)
+        state = engine.from_record(game_record(game))
         if state.phase == engine.ROUND_OVER:
             for user in users:
                 services.game_set_ready(game_id=game_id, user=user)

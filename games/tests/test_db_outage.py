@@ -153,7 +153,7 @@ moves = Move.objects.filter(game=game).values_list("version", "seat", "action")
 print(json.dumps({
     "status": game.status,
     "version": game.version,
-    "view": engine.view_of(engine.from_record(game.record), None).to_json(),
+    "view": engine.view_of(engine.from_record(game_record(game)), None).to_json(),
     "moves": [[v, seat, action] for v, seat, action in moves],
 }))
 """

@@ -22,6 +22,7 @@ from django.db import connection, connections
 
 from games import engine
 from games.models import Game, Move
+from games.records import game_record
 from games.tests.failover import FailoverPlayer, Table
 from games.tests.helpers import start_game
 from games.tests.live import session_cookie, start_daphne, stop
@@ -75,7 +76,7 @@ def _stored(game_id: int) -> tuple[Game, dict[int, tuple[int, dict]], dict]:
     past the test."""
     moves = Move.objects.filter(game_id=game_id).values_list("version", "seat", "action")
     game = Game.objects.get(pk=game_id)
-    return game, {v: (seat, action) for v, seat, action in moves}, game.record
+    return game, {v: (seat, action) for v, seat, action in moves}, game_record(game)
 
 
 def _servers(count: int, settings_dict: dict) -> list:

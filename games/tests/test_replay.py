@@ -20,6 +20,7 @@ from games import engine
 from games import services as moderation
 from games.labels import step_text
 from games.models import Game
+from games.records import game_record
 from games.tests.helpers import play_one, play_to_end, start_game
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def finished(alice, bob, monkeypatch):
     play_to_end(game, [alice, bob], seed=1)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert len(game.record["rounds"]) == 2
+    assert len(game_record(game)["rounds"]) == 2
     return game
 
 
@@ -44,7 +45,7 @@ def replay_url(game, step=None):
 
 
 def positions_of(game):
-    return list(engine.iter_positions(game.record))
+    return list(engine.iter_positions(game_record(game)))
 
 
 class Cells(HTMLParser):
@@ -227,7 +228,7 @@ class TestLinks:
         assert 'id="download-record"' in html
         assert 'id="replay-offer"' not in html
         record = client.get(reverse("games:game_record", args=[finished.pk]))
-        assert record.status_code == 200 and record.json() == finished.record
+        assert record.status_code == 200 and record.json() == game_record(finished)
 
     def test_the_profile_history_links_to_the_replay(self, client, alice, finished):
         client.force_login(alice)

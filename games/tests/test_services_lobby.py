@@ -13,6 +13,7 @@ from core.errors import (
 )
 from games import services
 from games.models import GamePlayer, Lobby, Round
+from games.records import game_record
 
 pytestmark = pytest.mark.django_db
 
@@ -105,13 +106,13 @@ def test_start_creates_the_game_with_seated_players_in_order(alice, bob, charlie
     assert lobby.status == Lobby.Status.PLAYING and lobby.game == game
     names = list(GamePlayer.objects.filter(game=game).values_list("name", flat=True))
     assert names == ["alice", "charlie", "bob"]
-    assert game.record["players"] == names
-    assert game.record["rules"] == {
+    assert game_record(game)["players"] == names
+    assert game_record(game)["rules"] == {
         "end_score": 30,
         "double_on_tie": True,
         "final_reveal_clears_columns": False,
     }
-    assert Round.objects.get(game=game, number=1).deck == game.record["rounds"][0]["deck"]
+    assert Round.objects.get(game=game, number=1).deck == game_record(game)["rounds"][0]["deck"]
     assert game.version == 0 and game.phase == "reveal"
 
 

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.models import Lobby
+from games.records import game_record
 from games.tests.helpers import play_to_end, restore, reveal_all, start_game
 
 pytestmark = pytest.mark.django_db
@@ -176,7 +177,7 @@ def test_record_json_only_once_the_game_is_over(client, alice, bob):
     play_to_end(game, [alice, bob])
     game.refresh_from_db()
     record = client.get(reverse("games:game_record", args=[game.pk])).json()
-    assert record == game.record
+    assert record == game_record(game)
     assert engine.from_record(record).finished
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "Game over" in page and "Rematch" in page

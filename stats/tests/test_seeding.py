@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from games import engine
 from games.models import Game, GamePlayer, Lobby, Round
+from games.records import game_record
 from stats.models import GameResult, RatingChange, RoundResult
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def test_every_seeded_game_replays_to_its_stored_scores():
     seeded(3)
     assert Game.objects.filter(status="finished").count() == 12
     for game in Game.objects.all():
-        state = engine.from_record(game.record)
+        state = engine.from_record(game_record(game))
         assert state.finished
         rounds = list(Round.objects.filter(game=game).order_by("number"))
         assert [list(r.scores) for r in state.results] == [r.scores for r in rounds]

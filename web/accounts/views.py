@@ -6,6 +6,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.mail import send_mail
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -199,10 +200,16 @@ def account_delete(request):
 
 @require_POST
 def set_language(request):
-    """The language switcher of every page: Django's ``set_language`` (the language cookie,
-    back to ``next``), and for a player also their own setting, which wins over the cookie."""
+    """The language switcher of every page: Django's ``set_language`` (the language cookie),
+    and for a player also their own setting, which wins over the cookie. The switcher posts
+    through htmx (its CSRF header comes with every page, so the page's HTML holds no token of
+    its own): the answer reloads the page in the new language."""
     response = django_set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         user_set_language(user_id=request.user.pk, language=language)
+    if request.htmx:
+        refresh = HttpResponse(status=204, headers={"HX-Refresh": "true"})
+        refresh.cookies = response.cookies
+        return refresh
     return response

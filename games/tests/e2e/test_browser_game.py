@@ -9,6 +9,7 @@ import pytest
 from conftest import PASSWORD
 from games import engine
 from games.models import Game, Round
+from games.records import game_record
 
 pytestmark = pytest.mark.e2e
 
@@ -81,7 +82,7 @@ def test_two_players_play_a_whole_game(daphne_server, browser, screenshot_dir):
     took_discard = False
     for _step in range(600):
         game.refresh_from_db()
-        state = engine.from_record(game.record)
+        state = engine.from_record(game_record(game))
         version = game.version
         if game.status == Game.Status.FINISHED:
             break
