@@ -25,6 +25,7 @@ OPEN = (
     "accounts/register/",
     "accounts/login/",
     "accounts/logout/",
+    "language/",  # a visitor's language: a cookie, no row
 )
 
 
