@@ -13,6 +13,7 @@ import asyncio
 import logging
 import uuid
 from collections import deque
+from dataclasses import fields
 from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
@@ -34,48 +35,35 @@ def lobby_group(lobby_id: int) -> str:
     return f"lobby.{lobby_id}"
 
 
+_TUPLES = ("players", "discard", "revealed", "totals")
+
+
 def view_to_data(view: View) -> dict:
-    return {
-        "seat": view.seat,
-        "players": list(view.players),
-        "rules": view.rules.to_json(),
-        "round": view.round,
-        "phase": view.phase,
-        "current": view.current,
-        "starter": view.starter,
-        "ender": view.ender,
-        "deck_count": view.deck_count,
-        "discard": list(view.discard),
-        "drawing": view.drawing,
-        "drawn": view.drawn,
-        "grids": [list(g) for g in view.grids],
-        "revealed": list(view.revealed),
-        "totals": list(view.totals),
-        "results": [r.to_json() for r in view.results],
-    }
+    """``view`` as plain data for a channel layer (JSON or msgpack); :func:`view_from_data`
+    reads it back."""
+    data = {f.name: getattr(view, f.name) for f in fields(View)}
+    data.update({name: list(data[name]) for name in _TUPLES})
+    data.update(
+        rules=view.rules.to_json(),
+        grids=[list(g) for g in view.grids],
+        results=[r.to_json() for r in view.results],
+    )
+    return data
 
 
 def view_from_data(data: dict) -> View:
+    results = tuple(
+        RoundResult(r["starter"], r["ender"], tuple(r["raw"]), tuple(r["scores"]))
+        for r in data["results"]
+    )
     return View(
-        seat=data["seat"],
-        players=tuple(data["players"]),
-        rules=Rules(**data["rules"]),
-        round=data["round"],
-        phase=data["phase"],
-        current=data["current"],
-        starter=data["starter"],
-        ender=data["ender"],
-        deck_count=data["deck_count"],
-        discard=tuple(data["discard"]),
-        drawing=data["drawing"],
-        drawn=data["drawn"],
-        grids=tuple(tuple(g) for g in data["grids"]),
-        revealed=tuple(data["revealed"]),
-        totals=tuple(data["totals"]),
-        results=tuple(
-            RoundResult(r["starter"], r["ender"], tuple(r["raw"]), tuple(r["scores"]))
-            for r in data["results"]
-        ),
+        **{
+            **data,
+            **{name: tuple(data[name]) for name in _TUPLES},
+            "rules": Rules(**data["rules"]),
+            "grids": tuple(tuple(g) for g in data["grids"]),
+            "results": results,
+        }
     )
 
 

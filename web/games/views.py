@@ -149,10 +149,8 @@ def lobby_list(request):
 
 
 def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
-    """The lobby if the user may see it (selectors.lobby_for_user), else the 404 of a lobby
-    that is not there: every lobby URL, a POST's too, answers a private lobby's stranger as it
-    answers an id that no lobby has (a refusal such as "This lobby is private" or "Only the
-    host can start the game" told them that one was there)."""
+    """The lobby if the user may see it (selectors.lobby_for_user), else the same 404 as for
+    an id no lobby has, for every lobby URL, a POST's too."""
     try:
         return selectors.lobby_for_user(
             lobby_id=lobby_id, user=request.user, invite_code=invite_code
