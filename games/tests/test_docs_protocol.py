@@ -64,8 +64,8 @@ def socket_error_codes() -> set[str]:
         )
     }  # fmt: skip
     parsers = set()
-    for path in ("games/frames.py", "chat/frames.py", "games/consumers.py", "chat/sockets.py"):
-        parsers |= _codes_in(ROOT / path)
+    for path in (ROOT / "web" / "sockets").glob("*.py"):
+        parsers |= _codes_in(path)
     return engine | chat | services | parsers
 
 
@@ -73,7 +73,7 @@ def json_frame_keys() -> set[str]:
     """The top-level keys of every frame the consumers build as ``json.dumps({...})``, and the
     error frame (``ServiceError.to_json``)."""
     keys = {"error"}
-    for path in ("games/consumers.py", "games/presence_frames.py", "chat/sockets.py"):
+    for path in ("web/sockets/game.py", "web/sockets/presence_frames.py", "web/sockets/chat.py"):
         for node in ast.walk(ast.parse((ROOT / path).read_text())):
             if (
                 isinstance(node, ast.Call)
