@@ -7,10 +7,10 @@ moderators`` does)."""
 
 import pytest
 
+from accounts import access as sockets
 from chat import publish as chat_publish
 from conftest import PASSWORD, _make_moderator
 from games import publish
-from web.sockets import access as sockets
 
 
 @pytest.fixture
