@@ -149,20 +149,12 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
-def _fresh_frame_caches():
-    """The per-process caches of boards, controls, views and frames are keyed by game and
-    version or game, which a rolled-back test may hand out again to another game."""
-    from games import records
-    from web.games import presenters, rendering
-    from web.games import replay as replay_views
+def _fresh_caches():
+    """Every process-local cache (core.caches) is emptied: their keys (a game and version, a
+    lobby change) may come back in another test."""
+    from core import caches
 
-    replay_views._move_lists.clear()
-    records._finished.clear()
-    rendering._boards.clear()
-    rendering._controls.clear()
-    rendering._log_entries.clear()
-    presenters._views.clear()
-    presenters._frames.clear()
+    caches.clear_all()
 
 
 @pytest.fixture(autouse=True)

@@ -4,11 +4,8 @@
 group of its game and gets a first frame; every frame a socket sends, ``{"version": n,
 "size": s, ...}``, is relayed through the channel layer to every socket of the group as a
 frame of ``s`` characters holding ``"version": n + 1``. No authentication, no database, no
-game logic: what a move costs on top of this is the project's own cost.
-
-Nor the database hop that channels 4.2+ makes before every handler of an async consumer
-(``close_old_connections`` on the database thread, ``AsyncConsumer.dispatch``): the echo has no
-database, and it dispatches as the site's consumers do (web.sockets.game.NoDatabaseHopConsumer).
+game logic: what a move costs on top of this is the project's own cost. It is a plain
+``AsyncWebsocketConsumer``, as the site's sockets are.
 """
 
 import json
@@ -19,10 +16,9 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.relay_settings")
 django.setup()
 
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
-
-from web.sockets.game import NoDatabaseHopConsumer  # noqa: E402
 
 
 def frame(version: int, size: int) -> str:
@@ -31,7 +27,7 @@ def frame(version: int, size: int) -> str:
     return text[:-2] + "x" * max(0, size - len(text)) + '"}'
 
 
-class EchoConsumer(NoDatabaseHopConsumer):
+class EchoConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.group = f"echo.{self.scope['url_route']['kwargs']['game']}"
         await self.channel_layer.group_add(self.group, self.channel_name)

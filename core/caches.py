@@ -1,18 +1,25 @@
-"""A small bounded cache shared by threads: what the socket and page code renders or decodes
-once per key (boards, grids, controls, views, frames), the oldest entry dropped past its size."""
+"""Process-local caches: every one is a bounded ``BoundedCache``, and every one is in the
+registry (:func:`registered`), so that the tests clear them all at once (:func:`clear_all`)."""
 
 import threading
+import weakref
 from collections import OrderedDict
+
+_registry: "weakref.WeakValueDictionary[str, BoundedCache]" = weakref.WeakValueDictionary()
+_registry_lock = threading.Lock()
 
 
 class BoundedCache:
-    """Values by key, the oldest dropped past ``size``. Pages and replays render in threads,
-    sockets on the event loop: hence the lock."""
+    """Values by key, the oldest dropped past ``size``; safe to share between threads.
+    Registered under ``name`` (the creating module and a number when none is given)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, name: str | None = None) -> None:
         self.size = size
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
+        with _registry_lock:
+            self.name = name or f"cache-{len(_registry)}-{id(self):x}"
+            _registry[self.name] = self
 
     def get(self, key):
         with self._lock:
@@ -30,3 +37,14 @@ class BoundedCache:
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+def registered() -> dict[str, BoundedCache]:
+    """Every cache alive in this process, by name."""
+    with _registry_lock:
+        return dict(_registry)
+
+
+def clear_all() -> None:
+    for cache in registered().values():
+        cache.clear()

@@ -1,32 +1,26 @@
-"""Telling connected sockets that something changed: called by services after the commit.
+"""Telling connected sockets what changed, after the commit (called by the services).
 
-A game message holds only public things: the spectator view (packed), the public ``meta``
-(selectors.game_meta: the game, version, status, ready and away seats, rematch, the last
-moves and the turn clock) and the event. Nothing is rendered here: a
-socket that speaks HTML renders the board from the message (once per version and language in
-a process, web.games.rendering.board_for) and adds its own seat's private part (web.sockets.game).
+A game message holds only public things: the spectator view (packed by :func:`view_to_data`),
+the public ``meta`` (selectors.game_meta) and the event. A lobby message names the change
+(``change``), so that each process reads and renders once per change. Nothing is rendered here.
 
-Sending never holds up the thread that called the service (which, in a consumer, is the one
-thread that makes every database call of the process): the message is handed to the event loop
-that thread serves, without waiting, and one sender task per loop sends them in order. With no
-event loop behind the calling thread (a plain WSGI view, a management command, a sync test),
-the message is sent at once, as before.
+Called on a socket's database thread (core.db), a message is handed to that socket's event
+loop without waiting, and one sender task per loop sends them in order; elsewhere (a view, a
+command, a sync test) it is sent at once.
 """
 
 import asyncio
 import logging
-import os
 import uuid
 from collections import deque
+from dataclasses import fields
 from weakref import WeakKeyDictionary
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
-from django.utils import translation
 
-from web.games import rendering
-from web.games.presenters import view_to_data
+from core.db import serving_loop
+from games.engine import RoundResult, Rules, View
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +33,38 @@ def game_group(game_id: int) -> str:
 
 def lobby_group(lobby_id: int) -> str:
     return f"lobby.{lobby_id}"
+
+
+_TUPLES = ("players", "discard", "revealed", "totals")
+
+
+def view_to_data(view: View) -> dict:
+    """``view`` as plain data for a channel layer (JSON or msgpack); :func:`view_from_data`
+    reads it back."""
+    data = {f.name: getattr(view, f.name) for f in fields(View)}
+    data.update({name: list(data[name]) for name in _TUPLES})
+    data.update(
+        rules=view.rules.to_json(),
+        grids=[list(g) for g in view.grids],
+        results=[r.to_json() for r in view.results],
+    )
+    return data
+
+
+def view_from_data(data: dict) -> View:
+    results = tuple(
+        RoundResult(r["starter"], r["ender"], tuple(r["raw"]), tuple(r["scores"]))
+        for r in data["results"]
+    )
+    return View(
+        **{
+            **data,
+            **{name: tuple(data[name]) for name in _TUPLES},
+            "rules": Rules(**data["rules"]),
+            "grids": tuple(tuple(g) for g in data["grids"]),
+            "results": results,
+        }
+    )
 
 
 def game_message(public_view, meta: dict, event: dict) -> dict:
@@ -57,27 +83,21 @@ def game_changed(public_view, meta: dict, event: dict) -> None:
 
 def presence_changed(game_id: int) -> None:
     """A player's game socket opened or closed: a hint, holding nothing, after which each
-    process reads once who the game waits for (web.sockets.game). Not versioned: a page reload
-    must not make the other players' moves stale."""
+    process reads once who the game waits for. Not versioned."""
     _send(game_group(game_id), {"type": "game.presence"})
 
 
 def lobby_changed(lobby_id: int) -> None:
-    # ``change`` names this change: the sockets of a process read the lobby and render its page
-    # once for it per kind of viewer and language, the list once per language (web.sockets.game).
     change = uuid.uuid4().hex
     _send(lobby_group(lobby_id), {"type": "lobby.updated", "lobby": lobby_id, "change": change})
-    with translation.override(settings.LANGUAGE_CODE):
-        html = rendering.lobby_list_html()  # reads the database: here, not on the event loop
-    message = {"html": html, "language": settings.LANGUAGE_CODE, "change": change}
-    _send(LOBBY_LIST_GROUP, {"type": "lobbies.updated", **message})
+    _send(LOBBY_LIST_GROUP, {"type": "lobbies.updated", "change": change})
 
 
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _serving_loop()
+    loop = serving_loop()
     if loop is None:
         try:
             async_to_sync(layer.group_send)(group, message)
@@ -89,20 +109,8 @@ def _send(group: str, message: dict) -> None:
             raise RuntimeError("the event loop has stopped")
         loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
     except RuntimeError:
-        # The server is shutting down (a socket's last presence write, say): its sockets are
-        # closing, and async_to_sync would wait for ever for the stopped loop to run it.
+        # The server is shutting down: async_to_sync would wait for ever for the stopped loop.
         log.info("not published to %s: the server is shutting down", group)
-
-
-def _serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop whose sync_to_async call this thread is serving, if any: running, or
-    stopped while the server shuts down. asgiref never forgets a thread's loop: a closed one
-    is that of a call long over (a test's), and this thread is on its own now."""
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return None if loop.is_closed() else loop
 
 
 class _Outbox:

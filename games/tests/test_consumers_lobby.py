@@ -115,7 +115,7 @@ async def test_a_change_renders_the_lobby_list_once_per_language_whoever_watches
     for comm in watchers:
         pushed = await comm.receive_from(timeout=5)
         assert "Fredagsbord" in pushed and "vert: " in pushed  # in Norwegian
-    assert len(renders) == 2  # the site's language (sent along), and Norwegian once
+    assert len(renders) == 1  # once in Norwegian for all six
     for comm in watchers:
         await comm.disconnect()
 
@@ -128,12 +128,13 @@ async def _watch(user, path: str, csrf: str) -> tuple[WebsocketCommunicator, str
     return comm, await comm.receive_from(timeout=5)
 
 
-async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bob, monkeypatch):
-    """Each lobby page socket read the lobby and rendered the page itself on every change: a
-    host adding and removing a bot cost a render (and its queries) per watcher. Now once per
-    change, language and kind of viewer in a process; each socket still gets exactly the page
-    its user would get on connecting (host controls to the host only, its own CSRF token)."""
-    from web.sockets import game as consumers
+async def test_a_change_reads_the_lobby_once_and_each_socket_gets_its_own_page(
+    alice, bob, monkeypatch
+):
+    """A change is read once per process for every socket of the lobby; each socket gets
+    exactly the page its user would get on connecting (host controls to the host only, its
+    own CSRF token)."""
+    from games import selectors
 
     lobby = await db(services.lobby_create)(host=alice, name="T", seat_count=4)
     await db(services.lobby_join)(lobby_id=lobby.pk, user=bob)
@@ -146,14 +147,15 @@ async def test_a_change_renders_the_lobby_page_once_per_kind_of_viewer(alice, bo
             await db(watcher.save)(update_fields=["language"])
         viewers.append((watcher, f"token-{n}"))
     sockets = [(await _watch(user, path, csrf))[0] for user, csrf in viewers]
-    renders = []
-    render = consumers.render_to_string
+    reads = []
+    read = selectors.lobby_with_seats
     monkeypatch.setattr(
-        consumers, "render_to_string", lambda *args, **kw: renders.append(1) or render(*args, **kw)
+        selectors, "lobby_with_seats", lambda *args, **kw: reads.append(1) or read(*args, **kw)
     )
     await db(services.lobby_add_bot)(lobby_id=lobby.pk, host=alice, seat_index=2, level="easy")
     pushed = [await comm.receive_from(timeout=5) for comm in sockets]
-    assert len(renders) == 4  # the host, bob, the watchers in English, those in German
+    assert len(reads) == 1
+    monkeypatch.setattr(selectors, "lobby_with_seats", read)
     assert "Remove the bot" in pushed[0] and "Start the game" in pushed[0]
     assert all("Remove" not in page and "Start the game" not in page for page in pushed[1:])
     for (user, csrf), page in zip(viewers, pushed, strict=True):

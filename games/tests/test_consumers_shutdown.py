@@ -4,12 +4,10 @@
 import asyncio
 import contextlib
 import logging
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import SyncToAsync
 
 from core import db as db_threads
 from games import publish
@@ -21,7 +19,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 @pytest.fixture
 def shut_down_pools(monkeypatch):
-    """Call it to shut every thread pool a consumer uses down, as at server shutdown."""
+    """Call it to shut the thread pools a socket's handlers use down, as at server shutdown
+    (channels' own thread, which closes old connections before each handler, is left)."""
     loop = asyncio.get_running_loop
     saved = {}
 
@@ -31,7 +30,6 @@ def shut_down_pools(monkeypatch):
         running = loop()
         saved["loop"], saved["executor"] = running, running._default_executor
         running.set_default_executor(dead)
-        monkeypatch.setattr(SyncToAsync, "single_thread_executor", dead)
         monkeypatch.setattr(db_threads, "pool", lambda: dead)
 
     yield shut_down
@@ -47,29 +45,26 @@ async def test_a_disconnect_during_shutdown_logs_a_line_and_no_traceback(
     assert first["version"] == 0
 
     shut_down_pools()
-    # After our disconnect handler, channels closes old database connections through the same
-    # stopped pool and raises: that is channels' own call, not the consumer's.
     with caplog.at_level(logging.WARNING, logger="web"), contextlib.suppress(RuntimeError):
         await comm.disconnect()
 
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("web")]
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
     assert messages == [
-        "socket claim not released: the server is shutting down",
+        f"game socket {game.pk}: claim not released: the server is shutting down",
         f"game socket {game.pk}: presence not recorded: the server is shutting down",
     ]
 
 
 async def test_a_publish_from_a_database_thread_of_a_stopped_server_does_not_hang():
     """The server's loop stopped while a socket's last database call (its presence write) was
-    on a thread: the publish after that call's commit is dropped with a line in the log. It
-    once waited for the stopped loop for ever, and Daphne never exited."""
+    on a thread: the publish after that call's commit is dropped with a line in the log,
+    instead of waiting for the stopped loop for ever."""
     stopped = asyncio.new_event_loop()  # not running, not closed: a server shutting down
     done = threading.Event()
 
     def database_call():
-        SyncToAsync.threadlocal.main_event_loop = stopped
-        SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        db_threads._local.loop = stopped  # as in_db_thread sets it
         publish.presence_changed(1)
         done.set()
 

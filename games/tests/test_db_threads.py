@@ -1,70 +1,69 @@
-"""The sockets' database threads: how long the oldest queued call has waited, and when a kept
-connection is checked."""
+"""The sockets' database executor (core.db): calls run on its own threads, with stale
+connections closed around each, and it knows how long its oldest queued call has waited."""
 
 import asyncio
 import threading
-import time
 
 import pytest
 
 from accounts.models import User
 from core import db as db_threads
 
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-def test_the_pool_forgets_calls_taken_or_cancelled():
-    pool = db_threads.Pool(max_workers=1)
+
+async def test_calls_run_on_the_pool_and_wait_side_by_side(settings):
+    settings.SKYJO_DB_THREADS = 2
     release = threading.Event()
-    try:
-        busy = pool.submit(release.wait)
-        waiting = pool.submit(lambda: "ran")
-        cancelled = pool.submit(lambda: "never")
-        time.sleep(0.05)
-        assert pool.oldest_wait() >= 0.05
-        assert cancelled.cancel()
-        release.set()
-        assert busy.result(timeout=10) is True
-        assert waiting.result(timeout=10) == "ran"
-        assert pool.oldest_wait() == 0
-    finally:
-        release.set()
-        pool.shutdown(wait=True)
+    names = []
+
+    def held():
+        names.append(threading.current_thread().name)
+        return release.wait(10)
+
+    first = asyncio.ensure_future(db_threads.in_db_thread(held)())
+    count = await db_threads.in_db_thread(lambda: User.objects.count())()  # the other thread
+    assert count == 0
+    release.set()
+    assert await first is True
+    assert names and names[0].startswith("db")
 
 
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_a_kept_connection_is_checked_only_when_it_was_idle(monkeypatch, settings):
-    """With kept connections and health checks on, Django checks a connection before its first
-    query of every call; on the sockets' threads only one that has been idle for
-    HEALTH_CHECK_AFTER seconds is checked."""
-    from django.db import connections
-
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
-    monkeypatch.setitem(connections.settings["default"], "CONN_HEALTH_CHECKS", True)
+async def test_the_oldest_wait_is_measured_until_a_thread_takes_the_call(settings):
     settings.SKYJO_DB_THREADS = 1
-    checks = []
-    wrapper = type(connections["default"])
-    usable = wrapper.is_usable
+    release = threading.Event()
+    busy = asyncio.ensure_future(db_threads.in_db_thread(release.wait)())
+    waiting = asyncio.ensure_future(db_threads.in_db_thread(lambda: "ran")())
+    await asyncio.sleep(0.1)
+    assert db_threads.oldest_wait() >= 0.05
+    release.set()
+    assert await busy is True and await waiting == "ran"
+    assert db_threads.oldest_wait() == 0
 
-    def counted(self):
-        checks.append(self)
-        return usable(self)
 
-    monkeypatch.setattr(wrapper, "is_usable", counted)
-    read = db_threads.in_db_thread(lambda: User.objects.count())
-    close = db_threads.in_db_thread(connections.close_all)
-    await close()  # the thread may keep a connection of an earlier test, opened unchecked
-    try:
-        await read()  # opens the thread's connection, with the settings above
-        await read()
-        await read()
-        assert checks == []
-        # Long enough that the next call begins within it on a loaded machine (0.05 s failed
-        # at load 14).
-        monkeypatch.setattr(db_threads, "HEALTH_CHECK_AFTER", 1.0)
-        await asyncio.sleep(1.2)
-        await read()
-        assert len(checks) == 1
-        await read()
-        assert len(checks) == 1
-    finally:
-        await close()
+async def test_a_cancelled_call_is_forgotten(settings):
+    settings.SKYJO_DB_THREADS = 1
+    release = threading.Event()
+    busy = asyncio.ensure_future(db_threads.in_db_thread(release.wait)())
+    waiting = asyncio.ensure_future(db_threads.in_db_thread(lambda: "never")())
+    await asyncio.sleep(0.05)
+    assert db_threads.oldest_wait() > 0
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert db_threads.oldest_wait() == 0
+    release.set()
+    await busy
+
+
+async def test_stale_connections_are_closed_before_and_after_each_call(monkeypatch):
+    seen = []
+    monkeypatch.setattr(db_threads, "close_old_connections", lambda: seen.append("close"))
+    await db_threads.in_db_thread(lambda: seen.append("call"))()
+    assert seen == ["close", "call", "close"]
+
+
+async def test_a_call_knows_the_loop_it_serves():
+    loop = asyncio.get_running_loop()
+    assert await db_threads.in_db_thread(db_threads.serving_loop)() is loop
+    assert db_threads.serving_loop() is None

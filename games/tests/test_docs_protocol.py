@@ -64,13 +64,8 @@ def socket_error_codes() -> set[str]:
         )
     }  # fmt: skip
     parsers = set()
-    for path in (
-        "web/sockets/frames.py",
-        "web/sockets/chat_frames.py",
-        "web/sockets/game.py",
-        "web/sockets/chat.py",
-    ):
-        parsers |= _codes_in(ROOT / path)
+    for path in (ROOT / "web" / "sockets").glob("*.py"):
+        parsers |= _codes_in(path)
     return engine | chat | services | parsers
 
 

@@ -22,7 +22,7 @@ def _meta(version: int) -> dict:
     return {"game": 1, "version": version, "status": "playing", "ready": [], "away": []}
 
 
-CACHES = ("_grids", "_grid_shells", "_cells", "_place_shells", "_log_entries", "_names", "_cards")
+CACHES = ("_grids", "_grid_shells", "_cells", "_place_shells", "_cards")
 
 
 def _empty(cache):

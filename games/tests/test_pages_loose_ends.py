@@ -14,7 +14,7 @@ from django.views.defaults import permission_denied
 
 from games import engine, services
 from web.games import rendering
-from web.games.views import _lobby_context
+from web.games.lobby_presenter import lobby_context
 
 
 @pytest.mark.django_db
@@ -83,7 +83,7 @@ def test_the_game_over_table_puts_the_winner_first_and_says_what_was_doubled():
 def test_the_pushed_lobby_fragment_counts_the_seats(alice, bob):
     lobby = services.lobby_create(host=alice, name="Two", seat_count=2)
     services.lobby_join(lobby_id=lobby.pk, user=bob)
-    context = _lobby_context(lobby, alice)
+    context = lobby_context(lobby, alice)
     with translation.override("en"):
         html = render_to_string("games/partials/lobby_seats.html", {**context, "user": alice})
     assert 'id="lobby-summary"' in html and "2 of 2 seats taken" in html

@@ -56,14 +56,14 @@ def test_every_url_a_page_names_is_one_of_the_sites(page, url):
     from django.urls import Resolver404, resolve
     from django.urls.resolvers import RegexPattern, URLResolver
 
-    from web.sockets import game as consumers
+    from web.sockets.base import UnknownSocket
     from web.sockets.routing import websocket_urlpatterns
 
     if url.startswith("/ws/"):
         if url == "/ws/":  # the prefix itself, as in "any other path under /ws/"
             return
         match = URLResolver(RegexPattern(r"^/"), websocket_urlpatterns).resolve(url)
-        assert match.func.consumer_class is not consumers.UnknownSocket
+        assert match.func.consumer_class is not UnknownSocket
         return
     try:
         resolve(url)

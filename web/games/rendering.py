@@ -1,9 +1,9 @@
-"""HTML of the game board and lobby fragments. The same partials serve page loads and pushes.
+"""HTML of the game board and lobby fragments; the same partials serve page loads and pushes.
 
-``board_html`` renders the public board from a spectator view; ``board_for`` does it at most
-once per game version, language and away seats in a process, for every socket that speaks HTML;
-``controls_html`` renders one seat's private part: its prompt, its drawn card and its actions.
-Nothing here decides a rule: legal actions come from the engine's view.
+``board_html`` renders the public board of a spectator view, ``board_for`` once per version and
+language for every HTML socket of the process; ``controls_html`` one seat's private part. The
+board's pieces (cells, grids, a player's place around its grid) and each seat's controls are
+cached by content: a move changes few of them. Nothing here decides a rule.
 """
 
 import json
@@ -48,7 +48,7 @@ def card(value) -> dict:
     return c
 
 
-_cards: dict = {}  # bounded by what it holds: one per face (15 values, face down, removed)
+_cards = BoundedCache(32, "rendering.cards")  # one per face; no words in it
 
 # Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
 # so that the template engine leaves it as it is, and no one types it.
@@ -56,35 +56,22 @@ HOLE = mark_safe("\x00hole\x00")
 
 
 def _card_html(value, c: dict) -> str:
-    """A card's markup, rendered once per value in a process: a grid shows twelve, and an
-    include per card was the larger part of rendering a grid. It holds no words to translate."""
     html = _cards.get(value)
     if html is None:
-        html = _cards[value] = mark_safe(render_to_string("games/partials/card.html", {"c": c}))
+        html = mark_safe(render_to_string("games/partials/card.html", {"c": c}))
+        _cards.put(value, html)
     return html
 
 
-_names = BoundedCache(1024)
-
-
 def named(view: engine.View) -> engine.View:
-    """``view`` with its players' names as the board says them: the bots named in the active
-    language (games.labels), every name cut to ``NAME_MAX`` (accounts.names: an account from
-    before the rule may hold 150 characters); the whole name only in a player's tooltip."""
-    key = (translation.get_language(), view.players)
-    names = _names.get(key)
-    if names is None:
-        names = tuple(short_name(player_label(n)) for n in view.players)
-        _names.put(key, names)
-    return replace(view, players=names)
+    """``view`` with its players' names as the board says them: bots named in the active
+    language, every name cut to ``NAME_MAX`` (the whole name only in a player's tooltip)."""
+    return replace(view, players=tuple(short_name(player_label(n)) for n in view.players))
 
 
 def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
-    """One player's cards (games/partials/cell.html), each with what a screen reader says of
-    it: owner, row, column and value, "face down" or "removed". Each is rendered once per
-    seat, position, value and language in a process, with a hole for the owner's name: a move
-    changes one card of a grid (three when a column goes), the others come from here, and so
-    do the same cards of every other player in that seat."""
+    """One player's cards (games/partials/cell.html), each labelled for screen readers
+    (owner, row, column, value or "face down"/"removed"); cached with a hole for the name."""
     language = translation.get_language()
     owner = conditional_escape(name)
     cells = []
@@ -99,12 +86,11 @@ def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
 
 
 # Bounded by what a key can be: 8 seats, 12 positions, 19 faces, a replay or not, a language.
-_cells = BoundedCache(32768)
+_cells = BoundedCache(32768, "rendering.cells")
 
 
 def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
-    """Positions and values are text: the template engine localizes every number it prints,
-    which took a third of a grid's render, and these are never written otherwise."""
+    """Positions and values are passed as text: never localized."""
     c = card(value)
     if c["state"] == "up":
         pattern = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
@@ -201,9 +187,7 @@ def round_scores(index: int, result: engine.RoundResult) -> dict:
 
 
 def table_bar(view: engine.View, current_name: str | None) -> dict:
-    """The words of the board's table bar: round, turn, piles. Made here, with the msgids the
-    template's ``{% blocktranslate %}`` tags had, because those tags were a third of the
-    board template's render, and the bar changes with nearly every move."""
+    """The words of the board's table bar: round, turn, piles."""
     n = view.deck_count
     top = view.discard_top
     return {
@@ -229,23 +213,11 @@ def table_bar(view: engine.View, current_name: str | None) -> dict:
     }
 
 
-_log_entries = BoundedCache(8192)
-
-
 def log_html(recent: list, view: engine.View, meta: dict) -> str:
-    """The board's last moves (``recent``, newest first) as list items. An entry's words are
-    fixed once its move is made, so a live game's are made once per language and version in
-    a process; a move adds one (a replay's are made each time: its meta names no game)."""
-    game = None if meta.get("replay") else meta.get("game")
-    language = translation.get_language()
+    """The board's last moves (``recent``, newest first) as list items."""
     items = []
     for i, entry in enumerate(recent):
-        key = None if game is None else (language, game, entry.get("v"))
-        text = None if key is None else _log_entries.get(key)
-        if text is None:
-            text = movelog.entry_text(entry, view.players, view.results, view.winners)
-            if key is not None:
-                _log_entries.put(key, text)
+        text = movelog.entry_text(entry, view.players, view.results, view.winners)
         newest = ' class="is-newest"' if i == 0 else ""
         items.append(f'<li data-log-version="{entry.get("v")}"{newest}>{escape(text)}</li>')
     return mark_safe("".join(items))
@@ -267,17 +239,14 @@ def countdown(deadline_ms: int) -> dict:
     return {"deadline_ms": deadline_ms, "seconds": left, "left": f"{left // 60}:{left % 60:02d}"}
 
 
-_grids = BoundedCache(4096)
+_grids = BoundedCache(4096, "rendering.grids")
 
 
 def grid_html(
     seat: int, name: str, grid, changed: int | None = None, *, replay: bool = False
 ) -> str:
-    """One player's cards (``grid``), the card at position ``changed`` marked as the one the
-    last move changed. Rendered once per content and language in a process: a move changes
-    one grid, the others come from here, labels and all. The mark is not part of what is
-    cached: it is set on the rendered grid, so that the grid it leaves is not rendered again.
-    The grid's own wrapper is rendered once per player and language (Shells)."""
+    """One player's cards (``grid``), the card at ``changed`` marked as the last move's
+    (the mark is set on the cached grid, not part of it)."""
     language = translation.get_language()
     key = (language, seat, name, replay, tuple(grid))
     html = _grids.get(key)
@@ -294,21 +263,18 @@ def grid_html(
 
 def mark_changed(html: str, seat: int, pos: int) -> str:
     """``html`` (a grid, or a player's place) with the card at ``pos`` marked as the one the
-    last move changed. Set on what the caches hold, so that what the mark leaves next move is
-    not rendered again."""
+    last move changed."""
     cell = f'class="cell" id="cell-{seat}-{pos}"'
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
 class Shells:
-    """A partial rendered around a hole, as the text before and after it: what holds the
-    cards of a grid, or a grid in a player's place. The shell changes far less often than
-    what fills it (a grid's wrapper never in a game, a place's header when the turn or the
-    totals move), so a move joins three strings where it rendered a template."""
+    """A partial rendered around a hole, kept as the text before and after it (a grid's
+    wrapper, a player's place around its grid): filling it joins three strings."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, name: str | None = None) -> None:
         self.size = size
-        self._cache = BoundedCache(size)
+        self._cache = BoundedCache(size, name)
 
     def around(self, key, template: str, context_with) -> tuple[str, str]:
         """The shell of ``template`` for ``key``; ``context_with(hole)``: its context, with
@@ -329,16 +295,13 @@ class Shells:
         return len(self._cache)
 
 
-# A few shells per player and language in a running game: 200 games of 4 in two languages fit.
-_grid_shells = Shells(4096)
-_place_shells = Shells(8192)
+_grid_shells = Shells(4096, "rendering.grid_shells")
+_place_shells = Shells(8192, "rendering.place_shells")
 
 
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
     """One player's place on the board (games/partials/player.html): name, badges, total and
-    grid (unmarked: see mark_changed). The place around the grid is rendered once per header
-    and language in a process: a move changes the mover's grid and, with the turn, two
-    headers, each of which the game has shown before."""
+    grid; the place around the grid is cached per header and language."""
     ready = round_over and not game_over and p["ready"]
     key = (
         translation.get_language(),
@@ -362,13 +325,12 @@ def board_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/board.html", board_context(view, meta))
 
 
-_boards = BoundedCache(1024)
+_boards = BoundedCache(1024, "rendering.boards")
 
 
 def board_for(view: engine.View, meta: dict, language: str) -> str:
-    """The public board of ``meta``'s game and version in ``language``, rendered once and
-    shared by every socket of this process. A version fixes the board but for the away seats
-    and the turn clock, which change with time: they are in the key too."""
+    """The public board of ``meta``'s game and version (with its away seats and clock) in
+    ``language``, rendered once in this process for all its sockets."""
     key = (
         meta["game"],
         meta["version"],
@@ -387,8 +349,7 @@ def board_for(view: engine.View, meta: dict, language: str) -> str:
 def controls_context(view: engine.View, meta: dict) -> dict:
     view = named(view)
     seat = view.seat
-    # Away (the turn clock ran out twice): the medium bot plays at once, so the controls offer
-    # only the way back rather than moves that would race it.
+    # Away: the bot plays for the seat, so the controls offer only the way back.
     away = seat is not None and seat in meta.get("away", ()) and view.phase != engine.GAME_OVER
     # A stopped game's view may still hold legal steps (stopped mid-turn): it takes none.
     stopped = meta.get("status") == "aborted"
@@ -424,13 +385,11 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
-_controls = BoundedCache(4096)
+_controls = BoundedCache(4096, "rendering.controls")
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
-    """One seat's controls, rendered once per content and language in a process: most moves
-    change nobody's controls but the mover's and the next player's ("X is playing" comes back
-    every round of turns). The key holds everything the template reads."""
+    """One seat's controls, cached by everything the template reads."""
     context = controls_context(view, meta)
     drawn = context["drawn"]
     key = (

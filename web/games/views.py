@@ -17,15 +17,12 @@ from django.views.decorators.http import require_GET, require_POST
 from core.access import sees_private_games
 from core.errors import NotAPlayer, NotFound, ServiceError
 from games import records, selectors, services
-from games.bots import LEVELS
-from games.labels import BOT_LEVEL_LABELS
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
+from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
 from web.games.presenters import public_of
 from web.ratelimit import limit
-
-LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
 
 
 class BotGameForm(forms.Form):
@@ -151,32 +148,9 @@ def lobby_list(request):
     )
 
 
-def _lobby_context(
-    lobby: Lobby, user, invite_code: str | None = None, removed: frozenset[int] | None = None
-) -> dict:
-    """``removed``: the lobby's removed users (selectors.lobby_removed_ids), if read already."""
-    seats = list(lobby.seats.all())
-    my_seat = next((s for s in seats if s.user_id == user.pk), None)
-    taken = sum(not s.is_empty for s in seats)
-    return {
-        "lobby": lobby,
-        "seats": seats,
-        "my_seat": my_seat,
-        "is_host": lobby.host_id == user.pk,
-        "taken": taken,
-        "can_start": taken >= MIN_SEATS,
-        "is_full": taken >= lobby.seat_count,
-        "invite_code": invite_code,
-        "removed": selectors.was_removed(lobby, user, removed),
-        "bot_levels": LEVEL_CHOICES,
-    }
-
-
 def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
-    """The lobby if the user may see it (selectors.lobby_for_user), else the 404 of a lobby
-    that is not there: every lobby URL, a POST's too, answers a private lobby's stranger as it
-    answers an id that no lobby has (a refusal such as "This lobby is private" or "Only the
-    host can start the game" told them that one was there)."""
+    """The lobby if the user may see it (selectors.lobby_for_user), else the same 404 as for
+    an id no lobby has, for every lobby URL, a POST's too."""
     try:
         return selectors.lobby_for_user(
             lobby_id=lobby_id, user=request.user, invite_code=invite_code
@@ -188,7 +162,7 @@ def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lob
 @login_required
 def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
     lobby = _lobby_or_404(request, lobby_id, invite_code)
-    context = _lobby_context(lobby, request.user, invite_code)
+    context = lobby_context(lobby, request.user, invite_code)
     # To the game, for whoever may see it: a private game's late invitee stays here, where the
     # page says it started without them (the game's page would say "no such game").
     may_watch = context["my_seat"] or lobby.is_public or sees_private_games(request.user)

@@ -1,12 +1,9 @@
 """How many websockets one user and one address may hold open (docs/configuration.md).
 
-Each open socket (game, lobby, lobby list) holds a claim under its user and under its address,
-until it closes, that it renews every ``RENEW`` seconds: a claim left behind by a crashed
-process lapses after ``LAPSE`` seconds. The claims live where the rate-limit counters do, in
-the default cache: with Redis (``REDIS_URL``) every process counts together (a Redis sorted
-set per user and per address, scored by when each claim lapses); with the in-memory cache of
-the embedded default each process counts its own sockets. ``SKYJO_RATELIMIT=false`` turns the
-caps off with the other limits.
+Each open socket holds a claim under its user and its address, renewed every ``RENEW`` seconds
+and lapsing after ``LAPSE`` (a crashed process's). Claims live in the default cache: a Redis
+sorted set per key with Redis (every process counts together), else per process. Off with
+``SKYJO_RATELIMIT=false``.
 """
 
 import threading

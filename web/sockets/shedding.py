@@ -1,15 +1,6 @@
-"""Shedding load: game-socket frames are refused while the database work of the process is
-too far behind.
-
-The sockets' database calls of a process run on a few threads (core.db), so a frame
-admitted past what they can serve only waits in their queue until the client gives up. A frame
-is answered at once with the ``busy`` error instead, changing nothing, when a database call of
-the process has waited ``SKYJO_SHED_AFTER`` seconds for a thread (the queue is that long, on
-whatever machine: the bound follows its speed), or when ``SKYJO_MAX_PENDING_FRAMES`` frames are
-already in flight (a cap, for a burst that arrives at once). The client sends it again after a
-pause that grows (docs/protocol.md). Frames are counted per process, on its event loop (so a
-plain integer is enough).
-"""
+"""Shedding load: a game-socket frame is refused (``busy``, changing nothing) while a database
+call of the process has waited SKYJO_SHED_AFTER seconds for a thread (core.db.oldest_wait) or
+SKYJO_MAX_PENDING_FRAMES frames are in flight. Counted on the process's event loop."""
 
 from django.conf import settings
 
