@@ -3,7 +3,7 @@
 import pytest
 
 from core.errors import BadRequest
-from web.sockets import chat_frames, frames
+from web.sockets import frames
 
 
 @pytest.mark.parametrize(
@@ -29,8 +29,8 @@ def test_bad_chat_frames_are_refused(text):
 
 def test_a_move_frame_never_asks_the_chat(monkeypatch):
     def boom(data):
-        raise AssertionError("a move frame reached web.sockets.chat_frames")
+        raise AssertionError("a move frame reached the chat frame parser")
 
-    monkeypatch.setattr(chat_frames, "is_chat", boom)
+    monkeypatch.setattr(frames, "is_chat", boom)
     for text in ('{"reveal": 3, "version": 0}', '{"take": "deck", "version": 2}', '{"sync": true}'):
         frames.parse(text, None, json_mode=True)

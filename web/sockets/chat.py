@@ -1,6 +1,6 @@
 """The chat's part of the lobby and game sockets: a mixin of web.sockets.base.Socket.
 
-- ``chat_receive(data)``: a chat frame (web.sockets.chat_frames) -> chat.services.chat_post; a
+- ``chat_receive(data)``: a chat frame (web.sockets.frames) -> chat.services.chat_post; a
   refusal is answered to this socket only (``#chat-flash`` in HTML, ``{"error": ...}`` in JSON).
 - ``chat_message`` / ``chat_hidden`` / ``chat_prefs``: the group messages of chat.publish,
   filtered by the reader's mutes and chat switch (read on the first message and on

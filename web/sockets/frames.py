@@ -11,7 +11,6 @@ import json
 import re
 
 from core.errors import BadRequest
-from web.sockets import chat_frames
 
 MAX_FRAME = 2048
 COMMANDS = ("sync", "ready", "rematch")
@@ -62,14 +61,14 @@ def load(text_data, bytes_data) -> dict:
 
 def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     """``(command, data)``: ``command`` is ``sync``, ``ready``, ``rematch`` (``data`` is then
-    empty), ``chat`` (``data``: web.sockets.chat_frames.parse) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
+    empty), ``chat`` (``data``: parse_chat) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
     data = load(text_data, bytes_data)
     for key in IGNORED_KEYS:
         data.pop(key, None)
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
-        if chat_frames.is_chat(data):  # only here: a move's frame never asks
-            return "chat", chat_frames.parse(data)
+        if is_chat(data):  # only here: a move's frame never asks
+            return "chat", parse_chat(data)
         raise BadRequest(
             f"Unknown key {json.dumps(unknown[0][:40])}: see the protocol for the frames you "
             "may send.",
@@ -96,3 +95,33 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     if "version" not in data:
         raise BadRequest('Every action needs the "version" of the state you saw, as an integer.')
     return "action", data
+
+
+# Chat frames ({"chat": "text"} or {"quick": "gg"}) on a lobby or game socket (docs/protocol.md,
+# *Chat*): nothing else but a ``version`` (ignored) and htmx's ``HEADERS``. ``parse`` asks
+# ``is_chat`` only for a frame whose keys are not a move's.
+KEYS = frozenset({"chat", "quick"})
+ALLOWED = KEYS | {"version", "HEADERS"}
+
+
+def is_chat(data: dict) -> bool:
+    return bool(KEYS & data.keys()) and data.keys() <= ALLOWED
+
+
+def parse_chat(data: dict) -> dict:
+    """``{"text": ...}`` or ``{"quick": ...}``; ``BadRequest`` if the frame is not one of them."""
+    if len(KEYS & data.keys()) != 1:
+        raise BadRequest("Send one chat message per frame.", code="malformed_action")
+    key = "chat" if "chat" in data else "quick"
+    value = data[key]
+    if not isinstance(value, str):
+        raise BadRequest(f"{json.dumps(key)} must be a string.", code="bad_request")
+    return {"text": value} if key == "chat" else {"quick": value}
+
+
+def parse_lobby_frame(text_data, bytes_data) -> dict:
+    """A lobby socket's frame: only chat frames (``load``'s checks first)."""
+    data = load(text_data, bytes_data)
+    if not is_chat(data):
+        raise BadRequest("A lobby socket takes chat frames only.", code="malformed_action")
+    return parse_chat(data)

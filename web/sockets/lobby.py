@@ -11,7 +11,7 @@ from core.db import in_db_thread
 from core.errors import NotFound, ServiceError
 from games import publish, selectors
 from web.games.lobby_presenter import lobby_context
-from web.sockets import chat_frames
+from web.sockets import frames
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
 
@@ -39,7 +39,7 @@ class LobbyConsumer(Socket):
             await self.send(text_data=await in_db_thread(self.first_page)() or html)
 
     async def frame(self, text_data, bytes_data) -> None:
-        await self.chat_receive(chat_frames.parse_text(text_data, bytes_data))
+        await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))
 
     async def send_error(self, exc: ServiceError) -> None:
         await self.chat_send_error(exc)
