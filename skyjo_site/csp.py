@@ -2,8 +2,9 @@
 
 Only the site's own files may run or style a page: no inline script, style or event handler
 (page.js and the CSS files do that work), no eval (htmx's ``allowEval`` is off), no plugin,
-no framing, forms posting only here. ``connect-src`` names the page's own host for the
-websockets too, for browsers whose ``'self'`` does not yet cover ``ws:``/``wss:``.
+no framing, forms posting only here, the app's manifest and service worker from here.
+``connect-src`` names the page's own host for the websockets too, for browsers whose
+``'self'`` does not yet cover ``ws:``/``wss:``.
 ``SKYJO_CSP_REPORT_ONLY=true`` sends it as ``Content-Security-Policy-Report-Only``.
 """
 
@@ -17,6 +18,8 @@ POLICY = {
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
+    "manifest-src": ["'self'"],
+    "worker-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'self'"],
