@@ -112,3 +112,24 @@ def test_your_cards_and_choices_are_on_the_first_screen(
     for context in contexts.values():
         context.close()
     assert failures == []
+
+
+GRID_WIDTHS = """() => [...document.querySelectorAll("#board .grid")].map(
+  g => Math.round(g.getBoundingClientRect().width))"""
+
+
+def test_a_spectator_sees_every_grid_alike(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    users = [django_user_model.objects.create_user(f"p{i}", "", PASSWORD) for i in range(9)]
+    game = start_game(*users[:8])
+    for name, view in VIEWPORTS.items():
+        context = logged_in_context(browser, daphne_server, users[8], viewport=view)
+        page = context.new_page()
+        page.goto(f"{daphne_server}/games/{game.pk}/")
+        page.locator("[ws-connect][data-synced]").wait_for(timeout=15_000)
+        page.screenshot(path=screenshot_dir / f"first-{name}-spectator.png", full_page=True)
+        widths = page.evaluate(GRID_WIDTHS)
+        assert len(widths) == 8 and max(widths) - min(widths) <= 1, widths
+        context.close()
