@@ -25,6 +25,9 @@ OPEN = (
     "accounts/register/",
     "accounts/login/",
     "accounts/logout/",
+    "manifest.webmanifest",  # the installable app (web/pwa): nothing of a player in them
+    "sw.js",
+    "offline/",
 )
 
 
