@@ -7,7 +7,6 @@ given as plain English (the engine's, the frame parser's) is shown translated by
 
 from django.db import InterfaceError, OperationalError
 from django.utils.functional import lazy
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -145,18 +144,14 @@ class EndingChanged(ServiceError):
 
 
 class StaleVersion(ServiceError):
+    """A move made on a board that is no longer the game's (``sent`` is its version): said to
+    a player without numbers; ``to_json`` carries ``current`` for the client."""
+
     code = "stale_version"
 
     def __init__(self, *, sent: object, current: int) -> None:
         super().__init__(
-            format_lazy(
-                _(
-                    "Your move was based on version {sent}, but the game is at version "
-                    "{current}: it was not applied. Look at the current state and try again."
-                ),
-                sent=sent,
-                current=current,
-            )
+            _("The game moved on before your move arrived; look at the board and play again.")
         )
         self.current = current
 

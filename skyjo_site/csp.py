@@ -1,8 +1,9 @@
 """The Content-Security-Policy header (a small middleware; Django 5.2 has none built in).
 
-Only the site's own files may run or style a page: no inline script, style or event handler, no
-eval, no plugin, no framing, forms posting only here; ``connect-src`` names the host for the
-websockets. ``SKYJO_CSP_REPORT_ONLY=true`` sends it report-only.
+Only the site's own files may run or style a page: no inline script, style or event handler,
+no eval, no plugin, no framing, forms posting only here, the app's manifest and service worker
+from here; ``connect-src`` names the host for the websockets. ``SKYJO_CSP_REPORT_ONLY=true``
+sends it report-only.
 """
 
 from django.conf import settings
@@ -15,6 +16,8 @@ POLICY = {
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
+    "manifest-src": ["'self'"],
+    "worker-src": ["'self'"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'self'"],

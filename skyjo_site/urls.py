@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("web.games.urls")),
     path("", include("web.moderation.urls")),
     path("", include("web.analysis.urls")),
+    path("", include("web.pwa.urls")),
 ]
 
 handler500 = "skyjo_site.errorpages.server_error"

@@ -26,6 +26,9 @@ OPEN = (
     "accounts/login/",
     "accounts/logout/",
     "language/",  # a visitor's language: a cookie, no row
+    "manifest.webmanifest",  # the installable app (web/pwa): nothing of a player in them
+    "sw.js",
+    "offline/",
 )
 
 

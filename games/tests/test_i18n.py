@@ -133,7 +133,7 @@ async def test_each_socket_gets_the_board_and_errors_in_its_own_language(alice, 
     error = await german.receive_from(timeout=5)
     while 'data-shown="1"' not in error:  # skip any state frame still on its way
         error = await german.receive_from(timeout=5)
-    assert "Dein Zug beruhte auf Version 99" in error
+    assert "Das Spiel ging weiter, bevor dein Zug ankam" in error
     await german.disconnect()
     await english.disconnect()
 
@@ -152,7 +152,7 @@ async def test_a_socket_follows_accept_language_and_keeps_json_codes(alice, bob)
     await send(comm, {"take": "deck", "version": 99})
     error = json.loads(await comm.receive_from(timeout=5))["error"]
     assert error["code"] == "stale_version" and error["version"] == 0
-    assert error["message"].startswith("Ditt drag byggde på version 99")
+    assert error["message"].startswith("Spelet gick vidare innan ditt drag kom fram")
     await comm.disconnect()
 
 

@@ -107,7 +107,7 @@ def test_a_stale_version_is_refused_with_the_current_one(game, alice, bob):
     with pytest.raises(StaleVersion) as info:
         act(game, player, {"take": "deck"}, version=old)
     assert info.value.code == "stale_version" and info.value.current == old + 1
-    assert f"version {old + 1}" in info.value.message
+    assert str(old) not in info.value.message  # words for a player, no version numbers
     game.refresh_from_db()
     assert game.version == old + 1
 

@@ -17,9 +17,14 @@
     try { return c ? JSON.parse(c.dataset.legal || "[]") : []; } catch (e) { return []; }
   }
 
+  // A frame in flight (its send time): a second tap or key press before the answer (a board or
+  // an error) is ignored without a word, so that a double input cannot play a stale move.
+  var inFlight = null;
   function send(obj) {
     if (!socket || offline) { flash(text("textOffline", "Not connected: reconnecting…")); return; }
+    if (inFlight && Date.now() - inFlight < 10000) return;
     obj.version = version();
+    inFlight = Date.now();
     socket.send(JSON.stringify(obj));
   }
 
@@ -210,6 +215,7 @@
     if (current && e.detail.event && e.detail.event.target !== current) return;
     socket = null;
     current = null;
+    inFlight = null;
     setConn("closed", text(offline ? "textOffline" : "textClosed", "reconnecting…"));
   });
   // A lost network (Wi-Fi off, a tunnel) may leave the socket open in the browser's eyes: no
@@ -242,6 +248,7 @@
     heard = Date.now();
     if (message.indexOf('id="heartbeat"') >= 0) { patience = 4; heartbeat(); }
     if (message.indexOf('id="board"') >= 0) gotState();
+    if (/id="(board|flash)"/.test(message)) inFlight = null;
     // The player who asked for the rematch goes there (the others get a link).
     var go = rematchAsked && $("go-rematch");
     if (go) { rematchAsked = false; window.location.assign(go.getAttribute("href")); return; }

@@ -26,6 +26,11 @@
     if (game && game.dataset.you) game.style.setProperty("--you-mark", JSON.stringify(" " + game.dataset.you));
   }
 
+  // The installable app's service worker (web/pwa): the static shell and the offline page.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     markMySeat();
     followRedirect(document.body);

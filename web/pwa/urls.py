@@ -1,0 +1,11 @@
+from django.urls import path
+
+from web.pwa import views
+
+app_name = "pwa"
+
+urlpatterns = [
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
+]

@@ -1,0 +1,96 @@
+"""The installable app: its manifest, its service worker (served from the site's root, so that
+it may control every page) and the page that worker shows when the network is gone.
+
+The worker keeps the static shell (``SHELL``) and the offline page, cached at install; it
+caches nothing else: every navigation goes to the network (the offline page only when that
+fails), and pages with a player's data, the API and the sockets are never stored."""
+
+import hashlib
+import json
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
+
+THEME = "#07131f"
+SHELL = (
+    "css/site.css",
+    "css/phones.css",
+    "css/game.css",
+    "css/chat.css",
+    "css/analysis.css",
+    "js/page.js",
+    "js/sockets.js",
+    "js/game.js",
+    "js/clock.js",
+    "js/chat.js",
+    "vendor/htmx.min.js",
+    "vendor/htmx-ext-ws.js",
+    "img/favicon.svg",
+    "img/icons/icon-192.png",
+)
+
+
+@require_safe
+@cache_control(max_age=3600)
+def manifest(request):
+    icon = "img/icons/icon-{}.png"
+    return JsonResponse(
+        {
+            "id": "/",
+            "name": "Skyjo Online",
+            "short_name": "Skyjo",
+            "description": _("Play Skyjo in the browser, with friends or against bots."),
+            "lang": request.LANGUAGE_CODE,
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "theme_color": THEME,
+            "background_color": THEME,
+            "icons": [
+                {"src": static(icon.format(192)), "sizes": "192x192", "type": "image/png"},
+                {"src": static(icon.format(512)), "sizes": "512x512", "type": "image/png"},
+                {
+                    "src": static(icon.format("maskable-512")),
+                    "sizes": "512x512",
+                    "type": "image/png",
+                    "purpose": "maskable",
+                },
+            ],
+        },
+        content_type="application/manifest+json",
+    )
+
+
+@require_safe
+@cache_control(no_cache=True)
+def service_worker(request):
+    shell = [static(path) for path in SHELL]
+    offline_url = reverse("pwa:offline")
+    version = hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]
+    script = render(
+        request,
+        "pwa/sw.js",
+        {
+            "cache": f"skyjo-{version}",
+            "shell": json.dumps(shell),
+            "offline": json.dumps(offline_url),
+            "static_first": json.dumps(not settings.DEBUG),
+        },
+        content_type="text/javascript",
+    )
+    script["Service-Worker-Allowed"] = "/"
+    return script
+
+
+@require_safe
+def offline(request):
+    """No player's data: the worker stores this page as it is fetched."""
+    response = render(request, "pwa/offline.html")
+    response["Cache-Control"] = "no-cache"
+    return response
