@@ -12,6 +12,7 @@ from core.errors import (
 )
 from games import engine, services
 from games.models import Game, GamePlayer, Move, Round
+from games.records import game_record
 from games.tests.helpers import play_one, play_to_end, restore, reveal_all, start_game
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +162,7 @@ def test_wrong_phase_moves_are_refused(game, alice, bob):
 def test_a_whole_game_ends_with_scores_winners_and_rounds(game, alice, bob):
     play_to_end(game, [alice, bob], seed=4)
     game.refresh_from_db()
-    state = engine.from_record(game.record)
+    state = engine.from_record(game_record(game))
     assert game.status == Game.Status.FINISHED and state.finished and game.finished_at
     players = list(GamePlayer.objects.filter(game=game))
     assert [p.total for p in players] == state.totals
@@ -209,8 +210,8 @@ def test_rematch_starts_one_new_game_with_the_same_players(game, alice, bob, cha
     new = services.game_rematch(game_id=game.pk, user=bob)
     again = services.game_rematch(game_id=game.pk, user=alice)
     assert new == again and new.pk != game.pk
-    assert new.record["players"] == ["alice", "bob"]
-    assert new.record["rules"]["end_score"] == 20
+    assert game_record(new)["players"] == ["alice", "bob"]
+    assert game_record(new)["rules"]["end_score"] == 20
     game.lobby.refresh_from_db()
     assert game.lobby.game == new and game.lobby.status == "playing"
 

@@ -8,6 +8,7 @@ import pytest
 
 from games import engine
 from games.models import Game
+from games.records import game_record
 from games.tests.e2e.test_browser_game import cell, register
 
 pytestmark = pytest.mark.e2e
@@ -59,7 +60,7 @@ def test_one_click_game_against_bots_to_the_end(daphne_server, browser, screensh
     shots, deadline = set(), time.monotonic() + 240
     while time.monotonic() < deadline:
         game.refresh_from_db()
-        state = engine.from_record(game.record)
+        state = engine.from_record(game_record(game))
         if game.status == Game.Status.FINISHED:
             break
         if state.phase == engine.ROUND_OVER and 0 not in game.ready:

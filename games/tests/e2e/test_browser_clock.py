@@ -8,6 +8,7 @@ import pytest
 from conftest import PASSWORD
 from games import engine, publish, services
 from games.models import Game, GamePlayer
+from games.records import game_record
 from games.tests.e2e.test_browser_game import register
 from games.tests.e2e.test_browser_live_play import SCROLL_TO_MY_GRID
 from games.tests.e2e.test_browser_phones import PHONE, wait_for_turn
@@ -58,7 +59,7 @@ def test_the_countdown_runs_and_the_bot_plays_when_it_runs_out(
         timeout=30_000,
     )
     game.refresh_from_db()
-    state = engine.from_record(game.record)
+    state = engine.from_record(game_record(game))
     assert len(state.log.reveals[0]) == 2
     assert GamePlayer.objects.get(game=game, seat=0).timeouts == 1
     assert state.phase in (engine.PLAY, engine.FINAL)

@@ -121,7 +121,7 @@ def test_two_players_play_a_whole_game(daphne_server, browser, screenshot_dir):
             continue
         page.locator("#act-draw").click()
         wait_version(pages, version + 1)
-        drawn = engine.from_record(Game.objects.get().record).drawn
+        drawn = engine.from_record(game_record(Game.objects.get())).drawn
         assert page.locator("#drawn-card .card").get_attribute("data-v") == str(drawn)
         assert other.locator("#drawn-card").count() == 0
         if "draw" not in shots:

@@ -10,6 +10,7 @@ from django.test import Client
 from analysis.services import analysis_compute
 from conftest import PASSWORD
 from games import engine
+from games.records import game_record
 from games.tests.helpers import play_to_end, start_game
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +55,7 @@ def three_player_game(django_user_model):
 def test_replay_a_finished_game(daphne_server, browser, screenshot_dir, django_user_model):
     base = daphne_server
     game, users = three_player_game(django_user_model)
-    positions = list(engine.iter_positions(game.record))
+    positions = list(engine.iter_positions(game_record(game)))
     middle = next(
         p.step
         for p in positions[len(positions) // 3 :]
@@ -125,7 +126,7 @@ def test_a_step_leaves_the_move_list_in_place_and_marks_its_move(
     base = daphne_server
     game, users = three_player_game(django_user_model)
     analysis_compute(game_id=game.pk)  # before the live server's runner: the list stays "ready"
-    last = len(list(engine.iter_positions(game.record))) - 1
+    last = len(list(engine.iter_positions(game_record(game)))) - 1
     context = logged_in_context(browser, base, users[0], viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
