@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from accounts.models import user_or_none
+
 MIN_SEATS = 2
 MAX_SEATS = 8
 # Seconds per turn a lobby may choose; 0 is off (games.clock).
@@ -38,13 +40,7 @@ class Lobby(models.Model):
     name = models.CharField(max_length=60)
     # A deleted account leaves its open lobbies first (games.receivers); the lobbies where games
     # were played keep them, host or none.
-    host = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="hosted_lobbies",
-    )
+    host = user_or_none(related_name="hosted_lobbies")
     seat_count = models.PositiveSmallIntegerField(
         default=4, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
     )
@@ -105,9 +101,7 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     # A deleted account leaves its seat empty: deleting the row would leave the lobby a seat
     # short of its seat_count for good.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    user = user_or_none()
     bot_level = models.CharField(max_length=10, blank=True)
 
     class Meta:
@@ -214,13 +208,7 @@ class Game(models.Model):
 class GamePlayer(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="game_players",
-    )
+    user = user_or_none(related_name="game_players")
     bot_level = models.CharField(max_length=10, blank=True)
     name = models.CharField(max_length=150)
     total = models.IntegerField(default=0)
