@@ -1,15 +1,10 @@
 """Every write of moderation: players' reports and moderators' actions.
 
-A moderator's action checks the moderator's permission (core.access), runs in one
-transaction that locks in the site's one order (Lobby, then Game, then the rows below them;
-reports last), calls the service that owns the thing it changes (games.services for lobbies and
-games, accounts.services for bans, chat.services for messages and silences), writes one
-``AuditEntry`` and marks the report it answers as handled. What players see changes after the
-commit: those services publish then (a stopped game's board, a closed lobby, a hidden message
-gone from every open page) and a ban closes the player's open sockets.
-An action that changes nothing (a game already over, a player already unbanned) returns
-``False`` and writes no entry. Only a superuser bans or silences a superuser or a moderator, or
-lifts their ban or silence (core.access.may_sanction): a moderator gets ``BadRequest``.
+An action checks the moderator's permission, runs in one transaction locking in the site's
+order (Lobby, Game, the rows below them; reports last), calls the service that owns what it
+changes (games, accounts, chat), writes one ``AuditEntry`` and answers its report. What players
+see changes after the commit. An action that changes nothing returns ``False`` and writes no
+entry. Only a superuser sanctions a superuser or a moderator (core.access.may_sanction).
 """
 
 from datetime import datetime

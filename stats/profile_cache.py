@@ -1,14 +1,11 @@
-"""A profile's figures and rendered panels, kept in Django's cache until the player's games change.
+"""A profile's figures and panels, kept in Django's cache until the player's games change;
+also history rows that cannot change (:func:`history_rows`) and HTML named by every value it
+shows (:func:`fragment`). A cache, not summary rows: the figures differ per viewer.
 
-Also the rows of a history that cannot change (:func:`history_rows`) and HTML named by every
-value it shows (:func:`fragment`). A cache rather than summary rows because the figures differ
-per viewer (private games count only for their players and moderators).
-
-The key holds the player's ``ProfileVersion`` token, which stats.recording replaces in the
-transaction that writes their rows, so nothing is invalidated after a commit; it also holds the
-kind of viewer, the language, the rating shown and a fingerprint of the code, templates and
-translations that render the panels. A player without a token is never cached; a cache that
-fails is skipped.
+The key holds the player's ``ProfileVersion`` token (replaced by stats.recording in the
+transaction that writes their rows: nothing to invalidate after a commit), the kind of viewer,
+the language, the rating shown and a fingerprint of what renders the panels. A player without
+a token is never cached; a cache that fails is skipped.
 """
 
 import functools
