@@ -1,11 +1,9 @@
 """Lobbies, seats and games. Models hold data only: every change goes through games.services.
 
-A running game's state is its engine snapshot (``Game.snapshot``, games.engine.snapshot),
-rewritten with the game's version on every accepted step and restored without any replay. The
-history is in rows, each written once, when it happens: ``Round`` (the deck as dealt, then the
-scores) and ``Move`` (each step, and the new draw pile's order when the step reshuffled).
-The exact game record (skyjo-record/1, ``games.records.game_record``) is assembled from those rows when it is
-asked for (games.records): for the record download, replays and tests, never on a move.
+A running game's state is its engine snapshot (``Game.snapshot``), rewritten with the version
+on every accepted step. The history is in rows written once each: ``Round`` (the deck as dealt,
+then the scores) and ``Move`` (each step, and a reshuffle's new draw pile); games.records
+assembles the game record from them when asked, never on a move.
 """
 
 import secrets
