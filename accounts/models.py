@@ -11,6 +11,18 @@ def shown_rating(mu: float, sigma: float) -> int:
     return round(1000 + 40 * (mu - 3 * sigma))
 
 
+def user_or_none(related_name: str = "+", **options) -> models.ForeignKey:
+    """A link to a user that outlives their account: empty once it is deleted."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name=related_name,
+        **options,
+    )
+
+
 class User(AbstractUser):
     """A player. Add profile fields and preferences here, never in a side table."""
 

@@ -1,13 +1,9 @@
-"""Writes of the post-game analysis: computing and storing it, in the background only.
+"""Writes of the post-game analysis, in the background only (never from a request).
 
-The bot runner (``games/autoplay.py``) calls :func:`analysis_tick` once a pass: it takes the
-most recently finished game whose analysis is missing or of an older version, has it computed
-outside any transaction, in a worker process (analysis.worker: the record is read once,
-nothing is locked while it runs, and the runner goes on with its games meanwhile), and stores
-it on a later pass; when no game was due it looks again only after ``IDLE_LOOK`` seconds (the
-query scans the finished games). Two processes that analyse the same game at once store one
-result. Never called while a game runs: only finished games are picked (their record is
-public), and never from a request.
+The bot runner calls :func:`analysis_tick` once a pass: the most recently finished game whose
+analysis is missing or older is computed outside any transaction, in a worker process
+(analysis.worker), and stored on a later pass; none due, it looks again after ``IDLE_LOOK``
+seconds. Two processes analysing one game at once store one result.
 """
 
 import logging

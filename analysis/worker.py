@@ -1,11 +1,7 @@
-"""Where the post-game analysis computes: a process of its own, at a lower priority.
-
-Analysing a finished game is pure Python (analysis.core) and takes about 0.16 s of CPU. In the
-server process it held the GIL that the sockets of live games need, in the middle of their
-moves; in a worker process it runs beside them, on another core when there is one, and the
-operating system gives the live games the CPU first (``NICENESS``) when there is not. The
-worker is the standard library's process pool (one process, started on first use, fresh for a
-forked child); ``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread instead.
+"""Where the post-game analysis computes: a process of its own (the standard library's process
+pool: one process, started on first use, fresh for a forked child), at a lower priority
+(``NICENESS``), so that it never holds the GIL the live games' sockets need.
+``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread instead.
 """
 
 import multiprocessing

@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import user_or_none
+
 MAX_LENGTH = 300
 
 
@@ -44,13 +46,7 @@ class Message(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     hidden_at = models.DateTimeField(null=True, blank=True)
-    hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    hidden_by = user_or_none()
 
     class Meta:
         ordering = ["id"]
@@ -108,22 +104,10 @@ class Silence(models.Model):
     )
     until = models.DateTimeField(null=True, blank=True, help_text="Empty: for good.")
     reason = models.CharField(max_length=500)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    by = user_or_none()
     created_at = models.DateTimeField(default=timezone.now)
     lifted_at = models.DateTimeField(null=True, blank=True)
-    lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    lifted_by = user_or_none()
 
     class Meta:
         ordering = ["-created_at"]

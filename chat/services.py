@@ -1,12 +1,6 @@
-"""Every write of the chat. Keyword-only, one transaction each, published after the commit.
-
-- ``chat_post(...)`` -> ``Message``: in a lobby or a game (a player writes in the players'
-  channel, anyone else in the spectators'); refused with a ``chat.errors.ChatError``.
-- ``message_hide`` / ``message_unhide``: every open page drops a hidden message
-  (``#chat-msg-<id>``) after the commit; hiding twice keeps the first hide.
-- ``user_silence`` / ``silence_lift``: ``user`` may not post until ``until`` (``None``: for good).
-
-The audit log is the caller's (moderation.services). Reads: chat.selectors.
+"""Every write of the chat: keyword-only, one transaction each, published after the commit
+(every open page drops a hidden message, ``#chat-msg-<id>``). A refused post raises a
+``chat.errors.ChatError``. The audit log is the caller's (moderation.services).
 """
 
 from __future__ import annotations

@@ -36,14 +36,12 @@ def sync_group(apps=None):
     from django.contrib.auth.management import create_permissions
 
     config = apps.get_app_config("moderation")
-    if (
-        getattr(config, "models_module", None) is None
-    ):  # a historical app: create_permissions skips it
+    historical = getattr(config, "models_module", None) is None  # create_permissions skips it
+    if historical:
         config.models_module = True
-        create_permissions(config, apps=apps, verbosity=0)
+    create_permissions(config, apps=apps, verbosity=0)
+    if historical:
         config.models_module = None
-    else:
-        create_permissions(config, apps=apps, verbosity=0)
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group, _ = Group.objects.get_or_create(name=GROUP_NAME)

@@ -1,13 +1,10 @@
-"""The bot runner's domain step: play the turns of bots, and of humans away or out of time.
+"""The bot runner's step: play the turns of bots, and of humans away or out of time.
 
-The database is the queue: every service sets ``Game.bot_due_at`` (services.next_look).
-:func:`play_due_turns` takes the due games one at a time, each in its own transaction holding
-the game's lobby and row locks (services.locks.due_game, skip locked), so that several runners
-(one per server process, web.runner) never play one turn twice. It plays one step per game;
-the service sets the next due time. Every write goes through a service. A passing failure (a
-lock, a lost connection) is tried again up to ``ATTEMPTS`` times, any other looks again after
-``RETRY`` seconds. A game only bots play any more is stopped once a round has gone
-``STALL_TURNS`` turns.
+The database is the queue (``Game.bot_due_at``, set by the services). Each due game gets one
+step in its own transaction holding its locks (services.locks.due_game, skip locked), so that
+runners in several processes never play one turn twice. A passing failure (a lock, a lost
+connection) is tried again up to ``ATTEMPTS`` times, any other after ``RETRY`` seconds. A game
+only bots play is stopped once a round has gone ``STALL_TURNS`` turns.
 """
 
 import logging
@@ -95,7 +92,7 @@ def _play_one(game_id: int, now) -> int:
             away = presence.is_away(player, grace=grace, since=game.created_at, now=now)
             return out_of_time and not presence.is_bot(player) and not away
 
-        if all(level_of(seat) for seat in players) and _stalled(state):
+        if all(level_of(seat) for seat in players) and state.turns >= STALL_TURNS:
             log.warning(
                 "bot runner: game %s stopped: round %s has gone %s turns with only bots playing",
                 game.pk,
@@ -136,10 +133,6 @@ def _play_one(game_id: int, now) -> int:
         # Nobody for the runner to play (a human came back): look again when it may change.
         services.game_reschedule(game_id=game.pk)
         return 0
-
-
-def _stalled(state: engine.Game) -> bool:
-    return state.turns >= STALL_TURNS
 
 
 def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:

@@ -1,16 +1,11 @@
 """The turn clock: a lobby's seconds per turn (``Lobby.turn_clock``, 0 = off).
 
-The clock of a game runs from ``Game.turn_started_at``, which the services set whenever what
-the game waits for changes (:func:`turn_of`): a new turn in play, a deal (the reveal phase: both
-reveals of every seat), the end of a round (every human getting ready). A step inside a turn
-(the draw before the swap), one seat's reveal or one player's "ready" do not restart it.
-
-When it runs out, the bot runner (games.autoplay) plays the rest of each waiting human's turn
-with the medium bot and counts a timeout on that seat (``GamePlayer.timeouts``, through
-``services.game_seat_timed_out``). ``presence.AWAY_AFTER_TIMEOUTS`` of them in a row make the
-seat *away* (games.presence) until the player sends a frame or makes a move.
-
-Pure functions of saved rows and engine states; the writes are in games.services.
+It runs from ``Game.turn_started_at``, which the services set whenever what the game waits for
+changes (:func:`turn_of`: a new turn, a deal, a round's end), not on a step inside a turn, one
+seat's reveal or one "ready". When it runs out, the bot runner (games.autoplay) plays the rest
+of each waiting human's turn with the medium bot and counts a timeout on the seat
+(``GamePlayer.timeouts``): ``presence.AWAY_AFTER_TIMEOUTS`` in a row make it away until the
+player sends a frame or moves. Pure functions of saved rows and engine states.
 """
 
 from datetime import UTC, datetime, timedelta

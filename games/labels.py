@@ -9,7 +9,7 @@ neither can be a player's own name, and both are named in the viewer's language 
 
 import re
 
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -32,6 +32,18 @@ BOT_NAMES = {
     "easy": _("Easy bot %(number)s"),
     "medium": _("Medium bot %(number)s"),
     "strong": _("Strong bot %(number)s"),
+}
+
+BOT_TABLES = {
+    "easy": ngettext_lazy(
+        "%(name)s vs %(count)s easy bot", "%(name)s vs %(count)s easy bots", "count"
+    ),
+    "medium": ngettext_lazy(
+        "%(name)s vs %(count)s medium bot", "%(name)s vs %(count)s medium bots", "count"
+    ),
+    "strong": ngettext_lazy(
+        "%(name)s vs %(count)s strong bot", "%(name)s vs %(count)s strong bots", "count"
+    ),
 }
 
 _BOT_NAME = re.compile(r"(Easy|Medium|Strong) bot (\d+)")
@@ -59,22 +71,7 @@ def table_label(name: str) -> str:
     match = _BOT_TABLE.fullmatch(name)
     if not match:
         return name
-    user, count, level = match[1], int(match[2]), match[3]
-    values = {"name": user, "count": count}
-    if level == "easy":
-        return (
-            ngettext("%(name)s vs %(count)s easy bot", "%(name)s vs %(count)s easy bots", count)
-            % values
-        )
-    if level == "strong":
-        return (
-            ngettext("%(name)s vs %(count)s strong bot", "%(name)s vs %(count)s strong bots", count)
-            % values
-        )
-    return (
-        ngettext("%(name)s vs %(count)s medium bot", "%(name)s vs %(count)s medium bots", count)
-        % values
-    )
+    return BOT_TABLES[match[3]] % {"name": match[1], "count": int(match[2])}
 
 
 def _where(pos: int) -> dict:
@@ -87,54 +84,38 @@ def _score(name: str, raw: int, score: int) -> str:
     return gettext("%(name)s %(raw)s × 2 = %(score)s") % {"name": name, "raw": raw, "score": score}
 
 
+# Replay facts told by a sentence of their own values (the others are built below).
+STEP_SENTENCES = {
+    "deal": _("the cards are dealt"),
+    "reveal": _("%(name)s turns row %(row)s, column %(column)s: %(value)s"),
+    "starts": _("%(name)s starts"),
+    "draw": _("%(name)s draws from the draw pile"),
+    "take_discard": _(
+        "%(name)s takes the %(placed)s from the discard pile and swaps it for the "
+        "%(old)s at row %(row)s, column %(column)s"
+    ),
+    "swap": _(
+        "%(name)s swaps the drawn %(placed)s for the %(old)s at row %(row)s, column %(column)s"
+    ),
+    "flip": _(
+        "%(name)s discards the drawn %(drawn)s and turns row %(row)s, column %(column)s: %(value)s"
+    ),
+    "removed": _("column %(column)s removed (3 × %(value)s)"),
+    "last_turns": _("%(name)s has turned every card: last turns"),
+}
+
+
 def step_text(facts: tuple) -> str:
     """A replay step (``engine.Position.facts``) told in the active language."""
     parts = []
     for fact, details in facts:
         values = dict(details)
-        for key in ("name",):
-            if key in values:
-                values[key] = player_label(values[key])
+        if "name" in values:
+            values["name"] = player_label(values["name"])
         if "pos" in values:
             values.update(_where(values.pop("pos")))
-        if fact == "deal":
-            parts.append(gettext("the cards are dealt"))
-        elif fact == "reveal":
-            parts.append(
-                gettext("%(name)s turns row %(row)s, column %(column)s: %(value)s") % values
-            )
-        elif fact == "starts":
-            parts.append(gettext("%(name)s starts") % values)
-        elif fact == "draw":
-            parts.append(gettext("%(name)s draws from the draw pile") % values)
-        elif fact == "take_discard":
-            parts.append(
-                gettext(
-                    "%(name)s takes the %(placed)s from the discard pile and swaps it for the "
-                    "%(old)s at row %(row)s, column %(column)s"
-                )
-                % values
-            )
-        elif fact == "swap":
-            parts.append(
-                gettext(
-                    "%(name)s swaps the drawn %(placed)s for the %(old)s at row %(row)s, "
-                    "column %(column)s"
-                )
-                % values
-            )
-        elif fact == "flip":
-            parts.append(
-                gettext(
-                    "%(name)s discards the drawn %(drawn)s and turns row %(row)s, "
-                    "column %(column)s: %(value)s"
-                )
-                % values
-            )
-        elif fact == "removed":
-            parts.append(gettext("column %(column)s removed (3 × %(value)s)") % values)
-        elif fact == "last_turns":
-            parts.append(gettext("%(name)s has turned every card: last turns") % values)
+        if fact in STEP_SENTENCES:
+            parts.append(str(STEP_SENTENCES[fact]) % values)
         elif fact == "round_over":
             scores = ", ".join(
                 _score(player_label(name), raw, score) for name, raw, score in values["scores"]

@@ -1,11 +1,9 @@
 """Lobbies, seats and games. Models hold data only: every change goes through games.services.
 
-A running game's state is its engine snapshot (``Game.snapshot``, games.engine.snapshot),
-rewritten with the game's version on every accepted step and restored without any replay. The
-history is in rows, each written once, when it happens: ``Round`` (the deck as dealt, then the
-scores) and ``Move`` (each step, and the new draw pile's order when the step reshuffled).
-The exact game record (skyjo-record/1, ``games.records.game_record``) is assembled from those rows when it is
-asked for (games.records): for the record download, replays and tests, never on a move.
+A running game's state is its engine snapshot (``Game.snapshot``), rewritten with the version
+on every accepted step. The history is in rows written once each: ``Round`` (the deck as dealt,
+then the scores) and ``Move`` (each step, and a reshuffle's new draw pile); games.records
+assembles the game record from them when asked, never on a move.
 """
 
 import secrets
@@ -13,6 +11,8 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+
+from accounts.models import user_or_none
 
 MIN_SEATS = 2
 MAX_SEATS = 8
@@ -38,13 +38,7 @@ class Lobby(models.Model):
     name = models.CharField(max_length=60)
     # A deleted account leaves its open lobbies first (games.receivers); the lobbies where games
     # were played keep them, host or none.
-    host = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="hosted_lobbies",
-    )
+    host = user_or_none(related_name="hosted_lobbies")
     seat_count = models.PositiveSmallIntegerField(
         default=4, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
     )
@@ -105,9 +99,7 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     # A deleted account leaves its seat empty: deleting the row would leave the lobby a seat
     # short of its seat_count for good.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    user = user_or_none()
     bot_level = models.CharField(max_length=10, blank=True)
 
     class Meta:
@@ -214,13 +206,7 @@ class Game(models.Model):
 class GamePlayer(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="game_players",
-    )
+    user = user_or_none(related_name="game_players")
     bot_level = models.CharField(max_length=10, blank=True)
     name = models.CharField(max_length=150)
     total = models.IntegerField(default=0)

@@ -1,14 +1,10 @@
 """Who is at the table: a human seat is *away* once it has shown no sign of life for longer
-than the lobby's grace period. Pure functions of saved rows; the consumers write the rows.
+than the lobby's grace. Pure functions of saved rows; the sockets write the rows.
 
-A seat's signs of life are its open game sockets (``GamePlayer.connections``) and the time of
-the last one (``GamePlayer.last_seen``: connect, frame, heartbeat, disconnect). A connection
-count left behind by a crashed server process does not keep a seat forever: without a
-heartbeat for ``STALE_HEARTBEATS`` heartbeat periods the seat counts as disconnected.
-
-A connected seat is away too once the turn clock (games.clock) has run out on it
-``AWAY_AFTER_TIMEOUTS`` turns in a row (``GamePlayer.timeouts``), until a frame or a move of the
-player's own ends the run.
+Signs of life: open game sockets (``GamePlayer.connections``) and the last one's time
+(``GamePlayer.last_seen``). A count left by a crashed process holds a seat only
+``STALE_HEARTBEATS`` heartbeat periods. A connected seat is away too after
+``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row, until a frame or move of its own.
 """
 
 from dataclasses import dataclass

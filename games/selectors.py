@@ -125,11 +125,7 @@ def lobby_seen_by(
 def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
     """The game and ``user``'s seat in it (``None``: a spectator of a public game, or a
     moderator of any game)."""
-    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("There is no such game.")
-    seat = presence.seats_of(game).seat_of(user.pk) if user.is_authenticated else None
-    _check_may_watch(game, seat, user)
+    game, seats, seat = _watched(game_id, user)
     return game, seat
 
 
@@ -148,10 +144,17 @@ def end_counts(game: Game, seat: int) -> bool:
     return Move.objects.filter(game=game, seat=seat).exists()
 
 
-def _check_may_watch(game: Game, seat: int | None, user) -> None:
-    """A private game is seen by its players and moderators only."""
+def _watched(game_id: int, user) -> tuple[Game, presence.Seats, int | None]:
+    """The game with its lobby, its seats and ``user``'s seat, if ``user`` may see it: a
+    private game is seen by its players and moderators only (else ``NotFound``)."""
+    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    seats = presence.seats_of(game)
+    seat = seats.seat_of(user.pk if user.is_authenticated else None)
     if seat is None and not game.lobby.is_public and not sees_private_games(user):
         raise NotFound("There is no such game, or it is private.")
+    return game, seats, seat
 
 
 def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
@@ -208,12 +211,7 @@ def game_state_for_user(*, game_id: int, user) -> GameState:
     """What ``user`` may see of the game now, and their seat (``None``: a spectator of a public
     game, or a moderator; ``NotFound`` if they may not see it): two queries, the game with its
     lobby and its players."""
-    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("There is no such game.")
-    seats = presence.seats_of(game)
-    seat = seats.seat_of(user.pk if user.is_authenticated else None)
-    _check_may_watch(game, seat, user)
+    game, seats, seat = _watched(game_id, user)
     state = game_state(game=game, seat=seat, seats=seats)
     return replace(state, offline=game_offline(game, seats))
 

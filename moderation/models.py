@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import user_or_none
+
 
 class Report(models.Model):
     class Kind(models.TextChoices):
@@ -34,11 +36,7 @@ class Report(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
     )
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
+    player = user_or_none(
         related_name="reports_received",
         help_text="The reported player, or the author of the reported message.",
     )
@@ -62,13 +60,7 @@ class Report(models.Model):
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    handled_by = user_or_none()
     handled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -132,13 +124,7 @@ class AuditEntry(models.Model):
     )
     moderator_name = models.CharField(max_length=150)
     action = models.CharField(max_length=15, choices=Action.choices)
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="sanctions",
-    )
+    player = user_or_none(related_name="sanctions")
     player_name = models.CharField(max_length=150, blank=True)
     lobby = models.ForeignKey(
         "games.Lobby", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -1,15 +1,10 @@
 """Every write of moderation: players' reports and moderators' actions.
 
-A moderator's action checks the moderator's permission (core.access), runs in one
-transaction that locks in the site's one order (Lobby, then Game, then the rows below them;
-reports last), calls the service that owns the thing it changes (games.services for lobbies and
-games, accounts.services for bans, chat.services for messages and silences), writes one
-``AuditEntry`` and marks the report it answers as handled. What players see changes after the
-commit: those services publish then (a stopped game's board, a closed lobby, a hidden message
-gone from every open page) and a ban closes the player's open sockets.
-An action that changes nothing (a game already over, a player already unbanned) returns
-``False`` and writes no entry. Only a superuser bans or silences a superuser or a moderator, or
-lifts their ban or silence (core.access.may_sanction): a moderator gets ``BadRequest``.
+An action checks the moderator's permission, runs in one transaction locking in the site's
+order (Lobby, Game, the rows below them; reports last), calls the service that owns what it
+changes (games, accounts, chat), writes one ``AuditEntry`` and answers its report. What players
+see changes after the commit. An action that changes nothing returns ``False`` and writes no
+entry. Only a superuser sanctions a superuser or a moderator (core.access.may_sanction).
 """
 
 from datetime import datetime
@@ -125,20 +120,18 @@ def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
     """Close a report with no action against anyone."""
     _require(moderator, "dismiss_report")
     with transaction.atomic():
-        report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
-        if report is None:
-            raise NotFound(_("There is no such report."))
+        report = _lock_report(report_id)
         if not report.is_open:
             return False
-        _handled(report, moderator, Report.Status.DISMISSED)
         _audit(
             moderator,
             AuditEntry.Action.DISMISS,
+            report=report,
+            status=Report.Status.DISMISSED,
             player=report.player,
             lobby_id=report.lobby_id,
             game_id=report.game_id,
             message_id=report.message_id,
-            report=report,
             reason=reason,
         )
     return True
@@ -160,19 +153,16 @@ def message_hide(
             _handled(_lock_report(report_id), moderator)
             return False
         chat_services.message_hide(message_id=message.pk, by=moderator)
-        report = _lock_report(report_id)
-        lobby_id = message.lobby_id or Game.objects.get(pk=message.game_id).lobby_id
         _audit(
             moderator,
             AuditEntry.Action.HIDE_MESSAGE,
+            report_id=report_id,
             player=message.author,
-            lobby_id=lobby_id,
+            lobby_id=message.lobby_id or Game.objects.get(pk=message.game_id).lobby_id,
             game_id=message.game_id,
             message_id=message.pk,
-            report=report,
             reason=_reason(reason),
         )
-        _handled(report, moderator)
         _answer_reports_of(message, moderator)
     return True
 
@@ -180,12 +170,10 @@ def message_hide(
 def _lock_shown_message(message_id: int) -> None:
     """Lock the message a report is about (the order of message_hide: Message, then Report),
     ``NotFound`` if it was hidden since it was read: its reports were answered by the hide."""
-    shown = (
-        Message.objects.select_for_update(no_key=True)
-        .filter(pk=message_id, hidden_at__isnull=True)
-        .values_list("pk", flat=True)
+    shown = Message.objects.select_for_update(no_key=True).filter(
+        pk=message_id, hidden_at__isnull=True
     )
-    if shown.first() is None:
+    if shown.values_list("pk", flat=True).first() is None:
         raise NotFound(_("There is no such message."))
 
 
@@ -196,12 +184,7 @@ def _answer_reports_of(message, moderator) -> None:
 
 
 def player_silence(
-    *,
-    moderator,
-    user_id: int,
-    until: datetime,
-    reason: str,
-    report_id: int | None = None,
+    *, moderator, user_id: int, until: datetime, reason: str, report_id: int | None = None
 ) -> bool:
     """Silence a player in every chat until ``until`` with a ``reason`` they read when they
     try to post (chat.services.user_silence)."""
@@ -209,30 +192,24 @@ def player_silence(
     reason = _reason(reason, required=True)
     if until is None or until <= timezone.now():
         raise BadRequest(_("A silence must end in the future."))
-    player = _player(user_id)
-    if player.pk == moderator.pk:
-        raise BadRequest(_("You cannot silence yourself."))
-    _require_rank(moderator, player)
+    player = _sanctioned(moderator, user_id, _("You cannot silence yourself."))
     with transaction.atomic():
         chat_services.user_silence(user=player, until=until, reason=reason, by=moderator)
-        report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.SILENCE,
+            report_id=report_id,
             player=player,
-            report=report,
             reason=reason,
             until=until,
         )
-        _handled(report, moderator)
     return True
 
 
 def player_unsilence(*, moderator, user_id: int, reason: str = "") -> bool:
     """End every chat silence of a player now (chat.services.silence_lift)."""
     _require(moderator, "silence_player")
-    player = _player(user_id)
-    _require_rank(moderator, player)
+    player = _sanctioned(moderator, user_id)
     with transaction.atomic():
         if not chat_services.silence_lift(user=player, by=moderator):
             return False
@@ -254,33 +231,27 @@ def player_ban(
     reason = _reason(reason, required=True)
     if until is not None and until <= timezone.now():
         raise BadRequest(_("A ban for a time must end in the future."))
-    player = _player(user_id)
-    if player.pk == moderator.pk:
-        raise BadRequest(_("You cannot ban yourself."))
-    _require_rank(moderator, player)
+    player = _sanctioned(moderator, user_id, _("You cannot ban yourself."))
     with transaction.atomic():
         if not accounts_services.user_ban(
             user_id=player.pk, reason=reason, until=until, moderator=moderator
         ):
             return False
-        report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.BAN,
+            report_id=report_id,
             player=player,
-            report=report,
             reason=reason,
             until=until,
         )
-        _handled(report, moderator)
     return True
 
 
 def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
     """Lift a player's ban."""
     _require(moderator, "ban_player")
-    player = _player(user_id)
-    _require_rank(moderator, player)
+    player = _sanctioned(moderator, user_id)
     with transaction.atomic():
         if not accounts_services.user_unban(user_id=player.pk):
             return False
@@ -299,16 +270,14 @@ def lobby_close(
         closed = games_services.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
         if closed is None:
             return False
-        report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.CLOSE_LOBBY,
+            report_id=report_id,
             lobby_id=lobby_id,
             game_id=closed.game_id,
-            report=report,
             reason=_reason(reason),
         )
-        _handled(report, moderator)
     return True
 
 
@@ -320,16 +289,14 @@ def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | Non
         if not games_services.game_stop(game_id=game_id, moderator=moderator, void=True):
             return False
         lobby_id = Game.objects.filter(pk=game_id).values_list("lobby_id", flat=True).first()
-        report = _lock_report(report_id)
         _audit(
             moderator,
             AuditEntry.Action.STOP_GAME,
+            report_id=report_id,
             lobby_id=lobby_id,
             game_id=game_id,
-            report=report,
             reason=_reason(reason),
         )
-        _handled(report, moderator)
     return True
 
 
@@ -337,20 +304,23 @@ def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | Non
 
 
 def _require(moderator, codename: str) -> None:
-    if (
-        moderator is None
-        or not moderator.is_authenticated
-        or not moderator.has_perm(perm(codename))
-    ):
+    if not (moderator and moderator.is_authenticated and moderator.has_perm(perm(codename))):
         raise PermissionDenied(codename)
 
 
-def _require_rank(moderator, player) -> None:
-    """Only a superuser bans or silences a superuser or a moderator (or lifts it)."""
+def _sanctioned(moderator, user_id: int, yourself=None) -> User:
+    """The player a ban or silence (or its lifting) is about: ``yourself`` is the error when
+    it is the moderator; only a superuser sanctions a superuser or a moderator."""
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        raise NotFound(_("There is no such player."))
+    if yourself is not None and player.pk == moderator.pk:
+        raise BadRequest(yourself)
     if not may_sanction(moderator, player):
         raise BadRequest(
             _("Only a superuser can ban or silence a moderator or a superuser, or lift it.")
         )
+    return player
 
 
 def _reason(reason: str, *, required: bool = False) -> str:
@@ -358,13 +328,6 @@ def _reason(reason: str, *, required: bool = False) -> str:
     if required and not reason:
         raise BadRequest(_("Give a reason: the player will read it."))
     return reason
-
-
-def _player(user_id: int) -> User:
-    player = User.objects.filter(pk=user_id).first()
-    if player is None:
-        raise NotFound(_("There is no such player."))
-    return player
 
 
 def _lock_report(report_id: int | None) -> Report | None:
@@ -389,24 +352,22 @@ def _audit(
     moderator,
     action: str,
     *,
-    player=None,
-    lobby_id=None,
-    game_id=None,
-    message_id=None,
+    report_id=None,
     report=None,
-    reason="",
-    until=None,
-) -> AuditEntry:
-    return AuditEntry.objects.create(
+    status=Report.Status.ACTIONED,
+    player=None,
+    **entry,
+) -> None:
+    """Write the action's entry and mark the report it answers handled (``report``, or the
+    one of ``report_id``, locked here: after the rows of the action)."""
+    report = report or _lock_report(report_id)
+    AuditEntry.objects.create(
         moderator=moderator,
         moderator_name=moderator.get_username(),
         action=action,
         player=player,
         player_name=player.get_username() if player is not None else "",
-        lobby_id=lobby_id,
-        game_id=game_id,
-        message_id=message_id,
         report=report,
-        reason=reason,
-        until=until,
+        **entry,
     )
+    _handled(report, moderator, status)

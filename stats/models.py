@@ -7,30 +7,33 @@ one index, without joins.
 from django.conf import settings
 from django.db import models
 
+from accounts.models import user_or_none
 from games.models import Game
 
 
-class RoundResult(models.Model):
+class SeatRow(models.Model):
+    """One seat of one game, with what its aggregates filter on."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    user = user_or_none()
+    is_bot = models.BooleanField(default=False)
+    player_count = models.PositiveSmallIntegerField()
+    with_bots = models.BooleanField(help_text="The game had at least one bot seat.")
+    is_public = models.BooleanField(default=False)
+
+    class Meta:
+        abstract = True
+
+
+class RoundResult(SeatRow):
     """One seat's result in one scored round.
 
     Written when the round is scored, with ``counted`` false; set true when the game finishes
     (``stats.recording``). Rounds of a game that is stopped or voided never count.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     number = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    is_bot = models.BooleanField(default=False)
-    player_count = models.PositiveSmallIntegerField()
-    with_bots = models.BooleanField(help_text="The game had at least one bot seat.")
-    is_public = models.BooleanField(default=False)
     counted = models.BooleanField(
         default=False, help_text="The game finished (not stopped, not voided): it counts."
     )
@@ -75,23 +78,10 @@ class RoundResult(models.Model):
         return f"game {self.game_id} round {self.number} seat {self.seat}: {self.score}"
 
 
-class GameResult(models.Model):
+class GameResult(SeatRow):
     """One seat's result in one game that counts: finished, or resigned by its only human
     (games.services.game_abandon); deleted if the game is voided."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    is_bot = models.BooleanField(default=False)
-    player_count = models.PositiveSmallIntegerField()
-    with_bots = models.BooleanField(help_text="The game had at least one bot seat.")
-    is_public = models.BooleanField(default=False)
     total = models.IntegerField()
     won = models.BooleanField()
     place = models.PositiveSmallIntegerField(

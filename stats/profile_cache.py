@@ -1,14 +1,11 @@
-"""A profile's figures and rendered panels, kept in Django's cache until the player's games change.
+"""A profile's figures and panels, kept in Django's cache until the player's games change;
+also history rows that cannot change (:func:`history_rows`) and HTML named by every value it
+shows (:func:`fragment`). A cache, not summary rows: the figures differ per viewer.
 
-Also the rows of a history that cannot change (:func:`history_rows`) and HTML named by every
-value it shows (:func:`fragment`). A cache rather than summary rows because the figures differ
-per viewer (private games count only for their players and moderators).
-
-The key holds the player's ``ProfileVersion`` token, which stats.recording replaces in the
-transaction that writes their rows, so nothing is invalidated after a commit; it also holds the
-kind of viewer, the language, the rating shown and a fingerprint of the code, templates and
-translations that render the panels. A player without a token is never cached; a cache that
-fails is skipped.
+The key holds the player's ``ProfileVersion`` token (replaced by stats.recording in the
+transaction that writes their rows: nothing to invalidate after a commit), the kind of viewer,
+the language, the rating shown and a fingerprint of what renders the panels. A player without
+a token is never cached; a cache that fails is skipped.
 """
 
 import functools
@@ -105,25 +102,33 @@ def figures(player, viewer, compute, render) -> tuple[Profile, SafeString]:
     """The figures of ``player`` as ``viewer`` sees them and their panels: from the cache, or
     ``compute()`` (the figures) then ``render(figures)`` (the panels' HTML), kept for next time."""
     name = key(player, viewer)
-    if name is not None:
-        try:
-            found = cache.get(name)
-        except Exception:  # a cache that is down is skipped: the page is computed without it
-            logger.warning("stats cache: read failed", exc_info=True)
-            found = name = None
-        if isinstance(found, Cached):
-            return found.profile, mark_safe(found.html)
+    found = _DOWN if name is None else _read(cache.get, name)
+    if isinstance(found, Cached):
+        return found.profile, mark_safe(found.html)
     profile = compute()
     html = render(profile)
-    if name is not None:
-        try:
-            cache.set(name, Cached(profile, str(html)), TIMEOUT)
-        except Exception:
-            logger.warning("stats cache: write failed", exc_info=True)
+    if found is not _DOWN:
+        _write(cache.set, name, Cached(profile, str(html)), TIMEOUT)
     return profile, mark_safe(html)
 
 
 DONE = ("finished", "aborted")
+_DOWN = object()  # no cache to use: none for this player, or it is down
+
+
+def _read(method, *args):
+    try:
+        return method(*args)
+    except Exception:  # a cache that is down is skipped: the page is computed without it
+        logger.warning("stats cache: read failed", exc_info=True)
+        return _DOWN
+
+
+def _write(method, *args) -> None:
+    try:
+        method(*args)
+    except Exception:
+        logger.warning("stats cache: write failed", exc_info=True)
 
 
 def history_rows(entries: list, render) -> list[SafeString]:
@@ -142,10 +147,8 @@ def history_rows(entries: list, render) -> list[SafeString]:
         for entry in entries
         if entry.game.status in DONE
     }
-    try:
-        found = cache.get_many(list(names.values())) if names else {}
-    except Exception:
-        logger.warning("stats cache: read failed", exc_info=True)
+    found = _read(cache.get_many, list(names.values())) if names else {}
+    if found is _DOWN:
         found, names = {}, {}
     missing = [entry for entry in entries if names.get(entry.pk) not in found]
     if missing:
@@ -153,10 +156,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
     made = {entry.pk: str(render({"entry": entry})) for entry in missing}
     kept = {names[pk]: html for pk, html in made.items() if pk in names}
     if kept:
-        try:
-            cache.set_many(kept, TIMEOUT)
-        except Exception:
-            logger.warning("stats cache: write failed", exc_info=True)
+        _write(cache.set_many, kept, TIMEOUT)
     return [
         mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
         for entry in entries
@@ -169,17 +169,10 @@ def fragment(kind: str, values: object, render) -> SafeString:
     invalidate: other values are another entry."""
     digest = hashlib.sha256(f"{fingerprint()}:{get_language()}:{values!r}".encode())
     name = f"stats:{kind}:{digest.hexdigest()[:32]}"
-    try:
-        found = cache.get(name)
-    except Exception:
-        logger.warning("stats cache: read failed", exc_info=True)
-        found = name = None
+    found = _read(cache.get, name)
     if isinstance(found, str):
         return mark_safe(found)
     html = str(render())
-    if name is not None:
-        try:
-            cache.set(name, html, TIMEOUT)
-        except Exception:
-            logger.warning("stats cache: write failed", exc_info=True)
+    if found is not _DOWN:
+        _write(cache.set, name, html, TIMEOUT)
     return mark_safe(html)
