@@ -199,8 +199,7 @@ def measure_service(moves: int, seed: int, end_score: int) -> dict:
 
 
 class Meters:
-    """CPU seconds of the Daphne processes, the database, Redis and the Daphne processes'
-    children (the post-game analysis worker), read together."""
+    """CPU seconds of the Daphne processes, the database, Redis and the analysis worker."""
 
     def __init__(self, pids: list[int], database, redis):
         self.pids, self.database, self.redis = pids, database, redis
@@ -297,8 +296,8 @@ def rounds_so_far(tables: list[Table]) -> dict[int, int]:
 
 
 def cpu_by_round(samples, start: float) -> dict[int, tuple[int, float]]:
-    """Daphne CPU per move by round: each 0.5 s window's CPU shared among the rounds of the
-    moves applied in it. Returns {round: (moves, ms per move)}."""
+    """``{round: (moves, Daphne CPU ms per move)}``, each 0.5 s window's CPU shared among the
+    rounds of its moves."""
     cpu: dict[int, float] = {}
     moves: dict[int, int] = {}
     for (t0, m0, r0), (_t1, m1, r1) in zip(samples, samples[1:], strict=False):
