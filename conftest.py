@@ -1,27 +1,10 @@
-"""Fixtures shared by every test in the project.
+"""Fixtures shared by every test: users ``alice``, ``bob``, ``charlie`` (password ``PASSWORD``),
+``moderator`` and ``staff``; ``redis_url``, ``redis_channel_layer``, ``redis_everywhere``;
+``daphne_server`` (a live Daphne on the committed test database); Playwright on the system
+Chromium. Every test gets its own cache, caches and channel layers, MD5 passwords, no bot
+runner, the analysis in the runner's thread and no heartbeat frames.
 
-- ``alice``, ``bob``, ``charlie``: players whose password is ``PASSWORD``; ``moderator`` (in
-  the Moderators group, staff) and ``staff`` (``is_staff`` alone, no moderator). Log a test client
-  in with ``client.force_login(alice)``; ``client.login()`` does not work here because
-  django-axes needs the request (use a POST to ``/accounts/login/`` to test logging in).
-- ``redis_url``: a Redis to talk to (``REDIS_URL`` if set, else a private ``redis-server``).
-- ``redis_channel_layer``: switches ``CHANNEL_LAYERS`` to channels_redis on ``redis_url``;
-  ``redis_everywhere`` also for the Daphne servers a test forks.
-- ``daphne_server``: base URL (``http://127.0.0.1:PORT``) of a real Daphne serving
-  ``skyjo_site.asgi:application`` (HTTP and websockets) on the test database. Tests using it
-  get ``transactional_db``: what they write is committed, so the server sees it.
-- ``browser_type_launch_args``: Playwright on the system Chromium; ``screenshot_dir``.
-- On PostgreSQL, connections are not kept (``DATABASE_CONN_MAX_AGE=0``) unless a test keeps
-  them, in this process and the servers it forks.
-- Passwords are hashed with MD5 in tests (``FAST_HASHERS``, also in the forked servers):
-  PBKDF2 cost seconds per user on a loaded machine.
-- Every test gets an empty cache of its own in memory (the rate-limit counters), also when
-  ``REDIS_URL`` is set; the limits stay on at their defaults.
-- Post-game analysis runs in the bot runner's thread, not in a worker process.
-- Every test gets channel layers of its own, and fails after ``timeout`` (pyproject.toml)
-  seconds with every thread's stack printed, rather than hanging the run.
-- Game sockets send no heartbeat frame during a test (``SKYJO_WS_HEARTBEAT`` is an hour)
-  unless the test sets it shorter.
+Log a client in with ``client.force_login(alice)``: ``client.login()`` fails under django-axes.
 """
 
 import os
@@ -50,10 +33,8 @@ CHROMIUM_ARGS = [
 
 
 def pytest_configure(config):
-    """On PostgreSQL, tests and the servers they fork close their connections after each
-    request and socket call (the site keeps them, DATABASE_CONN_MAX_AGE): a kept connection
-    would hold the test database the run is about to drop. Tests of kept connections set
-    CONN_MAX_AGE themselves."""
+    """On PostgreSQL, connections are not kept (here and in forked servers): a kept one would
+    hold the test database the run is about to drop."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -84,8 +65,7 @@ def charlie(db, django_user_model):
 
 
 def _make_moderator(django_user_model, username):
-    """A moderator: in the Moderators group (made anew: a transactional test's flush empties
-    it), with ``is_staff``, as ``manage.py moderators --add`` makes one; no superuser."""
+    """In the Moderators group (made anew: a transactional flush empties it), staff."""
     from core.access import sync_group
 
     user = _make_user(django_user_model, username)
@@ -102,16 +82,14 @@ def moderator(db, django_user_model):
 
 @pytest.fixture
 def staff(db, django_user_model):
-    """A staff member who is no moderator: ``is_staff`` alone (the admin's login), no group,
-    no permission. Sees what any player sees."""
+    """``is_staff`` alone: no group, no permission."""
     user = _make_user(django_user_model, "staff")
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     return user
 
 
-# A fast hasher for the tests' own users (PBKDF2's million rounds cost seconds per user on a
-# loaded machine); PBKDF2 stays second, so that any stored hash still checks.
+# MD5 first: PBKDF2 costs seconds per user on a loaded machine; it stays to check stored hashes.
 FAST_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -119,29 +97,27 @@ FAST_HASHERS = [
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
+def _test_settings(settings, request):
+    """Fast hashing; bot turns and analysis run only where a test calls them; no heartbeat
+    frame among those a test reads; a fresh in-memory cache (no rate-limit count leaks)."""
+    from django.core.cache import cache
+
     settings.PASSWORD_HASHERS = FAST_HASHERS
-
-
-@pytest.fixture(autouse=True)
-def _no_implicit_bot_runner(settings):
-    """Tests play bot turns with games.autoplay.play_due_turns (or start the loop themselves);
-    the Daphne servers they fork turn the runner back on (``live_server_settings``)."""
     settings.SKYJO_AUTOPLAY = False
-
-
-@pytest.fixture(autouse=True)
-def _analysis_in_the_runner_thread(settings):
-    """A finished game's analysis is computed where a test (or its server) calls the runner,
-    not in a worker process that would outlive the test's database; the worker's own test
-    turns it on (analysis/tests/test_pages.py)."""
     settings.SKYJO_ANALYSIS_WORKER = False
+    settings.SKYJO_WS_HEARTBEAT = 3600
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{os.getpid()}-{request.node.nodeid}",
+        }
+    }
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)
 def _default_language():
-    """No test leaves another language active for the next one (a page or a socket switches
-    the thread's language while it renders)."""
+    """No test leaves another language active for the next one."""
     from django.utils import translation
 
     yield
@@ -150,8 +126,7 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_caches():
-    """Every process-local cache (core.caches) is emptied: their keys (a game and version, a
-    lobby change) may come back in another test."""
+    """Every process-local cache (core.caches) starts empty."""
     from core import caches
 
     caches.clear_all()
@@ -159,9 +134,8 @@ def _fresh_caches():
 
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
-    """Every test gets channel layers of its own. Each async test runs on a new event loop, and a
-    channels_redis layer keeps per-loop state (its receive lock, buffers and pools): one shared
-    across tests could leave a task of the next loop waiting on something of the last one."""
+    """Channel layers of its own: channels_redis keeps per-event-loop state, and each async
+    test runs on a new loop."""
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
@@ -169,31 +143,8 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
 
 
-@pytest.fixture(autouse=True)
-def _no_heartbeat_frames(settings):
-    """No heartbeat frame slips between the frames a test reads from a game socket (a slow
-    run can last longer than SKYJO_WS_HEARTBEAT); the heartbeat's own tests set it short."""
-    settings.SKYJO_WS_HEARTBEAT = 3600
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(settings, request):
-    """A fresh in-memory cache per test: no rate-limit count leaks from one test (or run, or
-    parallel run on the same Redis) into another."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"test-{os.getpid()}-{request.node.nodeid}",
-        }
-    }
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 def live_server_settings():
-    """In a forked test server: run the bot runner, with short bot pauses, and no rate limits
-    (its cache is the real one, which tests cannot clear)."""
+    """In a forked test server: the bot runner with short pauses, no rate limits."""
     from django.conf import settings
 
     settings.RATELIMIT_ENABLE = False
@@ -207,9 +158,8 @@ def live_server_settings():
 
 @pytest.fixture(autouse=True)
 def _allow_orm_in_browser_tests(request, monkeypatch):
-    """Playwright's sync API runs an event loop in the test's thread: let e2e tests use the ORM
-    all the same, and publish from another thread (async_to_sync refuses a thread with a
-    running loop: each service a test called logged a traceback and told no socket)."""
+    """Playwright's sync API runs an event loop in the test's thread: e2e tests may use the ORM
+    all the same, and publish from another thread (async_to_sync refuses a running loop)."""
     if not request.node.get_closest_marker("e2e"):
         return
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -296,8 +246,7 @@ def redis_channel_layer(settings, redis_url):
 
 @pytest.fixture
 def redis_everywhere(redis_channel_layer, settings):
-    """``redis_channel_layer`` for this process and the Daphne servers it forks, which tests
-    reach as 127.0.0.1 or localhost."""
+    """``redis_channel_layer`` here and in the Daphne servers a test forks."""
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
     return redis_channel_layer
 
@@ -323,9 +272,8 @@ def _use_test_database():
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's, and before it drops a PostgreSQL test database, the end of every other
-    session still on it: a forked server or a thread that outlived its test would otherwise
-    keep the database ("being accessed by other users") and leave it behind."""
+    """pytest-django's; on PostgreSQL it first ends every other session on the test database
+    (a forked server or a stray thread would keep it from being dropped)."""
     yield
     from django.db import connection
 
@@ -349,9 +297,7 @@ def _daphne_process(django_db_setup, django_db_blocker):
             pytest.fail("daphne_server needs a file test database (DATABASES TEST NAME).")
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
     process = DaphneProcess("127.0.0.1", _get_application, setup=_use_test_database)
-    # No SQLite connection may cross the fork: the child would share its WAL index and locks,
-    # and once this process closed it (pytest-django does between tests) SQLite deleted the WAL
-    # file the child still used, so neither saw the other's writes any more.
+    # No SQLite connection may cross the fork: parent and child would share its WAL and locks.
     connections.close_all()
     with django_db_blocker.unblock():  # the forked child inherits this state
         process.start()
@@ -365,7 +311,7 @@ def _daphne_process(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def daphne_server(transactional_db, _daphne_process):
-    """Base URL of a live Daphne on the test database, e.g. ``http://127.0.0.1:40123``."""
+    """Base URL of a live Daphne on the test database."""
     return _daphne_process
 
 

@@ -1,11 +1,8 @@
-"""The bare echo: the floor of this stack (Daphne + Channels + the channel layer) on this machine.
+"""The bare echo: the floor of Daphne + Channels + the channel layer on this machine.
 
-``daphne benchmarks.echo_asgi:application`` serves ``/ws/echo/<game>/``: a socket joins the
-group of its game and gets a first frame; every frame a socket sends, ``{"version": n,
-"size": s, ...}``, is relayed through the channel layer to every socket of the group as a
-frame of ``s`` characters holding ``"version": n + 1``. No authentication, no database, no
-game logic: what a move costs on top of this is the project's own cost. It is a plain
-``AsyncWebsocketConsumer``, as the site's sockets are.
+A socket of ``/ws/echo/<game>/`` joins its game's group; every frame ``{"version": n, "size":
+s, ...}`` it sends is relayed to the whole group as ``s`` characters with ``"version": n + 1``.
+No authentication, database or game logic: what a move costs beyond this is the project's.
 """
 
 import json

@@ -34,23 +34,20 @@ from benchmarks.relay_clients import (  # noqa: E402
 )
 
 CONNECT_TIMEOUT = 30  # docs/deployment.md: Daphne's --websocket_connect_timeout
+SITE, ECHO = "skyjo_site.asgi:application", "benchmarks.echo_asgi:application"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=25)
-    parser.add_argument(
-        "--interval-ms", type=int, default=500, help="per game, between moves; 0: unpaced"
-    )
+    parser.add_argument("--interval-ms", type=int, default=500, help="between moves; 0: unpaced")
     parser.add_argument("--seconds", type=float, default=20, help="length of the measured phase")
     parser.add_argument("--warmup-seconds", type=float, default=3, help="played, not measured")
     parser.add_argument("--max-moves", type=int, default=0, help="stop each game after N moves")
     parser.add_argument("--rounds", type=int, default=0, help="stop each game after N rounds")
     parser.add_argument("--end-score", type=int, default=100, help="the games' end score rule")
     parser.add_argument("--format", choices=("json", "html"), default="json")
-    parser.add_argument(
-        "--languages", default="en", help="comma-separated; the sockets of a game take turns"
-    )
+    parser.add_argument("--languages", default="en", help="comma-separated, taken in turn")
     parser.add_argument("--redis", metavar="URL|private", help="channels_redis on this Redis")
     parser.add_argument("--layer", choices=("core", "pubsub"), default="core")
     parser.add_argument("--postgres", metavar="URL|private", help="a PostgreSQL to make a DB on")
@@ -59,19 +56,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--query-moves", type=int, default=200, help="in-process moves; 0: none")
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
     parser.add_argument(
-        "--repeat",
-        type=int,
-        default=1,
-        help="site and echo phases this many times in turn, each time with new games (on a machine "
-        "whose speed drifts, each ratio comes from neighbouring phases); then the median ratios",
+        "--repeat", type=int, default=1, help="site and echo phases in turn, then median ratios"
     )
     parser.add_argument("--wave", type=int, default=50, help="handshakes in flight at once")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--py-spy",
-        metavar="FILE",
-        help="profile the first Daphne process of the site during the measured phase (py-spy "
-        "record, collapsed stacks into FILE; summarise with benchmarks/pyspy_top.py)",
+        "--py-spy", metavar="FILE", help="profile the site's first Daphne (benchmarks/pyspy_top.py)"
     )
     args = parser.parse_args(argv)
     if args.processes > 1 and not args.redis:
@@ -153,7 +143,7 @@ def create_games(count: int, seed: int, end_score: int) -> list[tuple[int, list[
 
 def measure_service(moves: int, seed: int, end_score: int) -> dict:
     """Queries, wall and CPU time of ``game_apply_action`` on one game played at random here,
-    choosing each step from the acting seat's ``state.json`` (the public door)."""
+    from each seat's ``state.json``."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -163,11 +153,9 @@ def measure_service(moves: int, seed: int, end_score: int) -> dict:
     from games import services
 
     game_id, cookies = create_games(1, seed=seed + 1000, end_score=end_score)[0]
-    clients = []
-    for cookie in cookies:
-        client = Client(HTTP_HOST="127.0.0.1")
+    clients = [Client(HTTP_HOST="127.0.0.1") for _ in cookies]
+    for client, cookie in zip(clients, cookies, strict=True):
         client.cookies["sessionid"] = cookie.split("=", 1)[1]
-        clients.append(client)
     users = list(get_user_model().objects.filter(username__startswith=f"relay{seed + 1000}_"))
     users.sort(key=lambda u: int(u.username.rsplit("_", 1)[1]))
     rng = random.Random(seed)
@@ -211,8 +199,7 @@ def measure_service(moves: int, seed: int, end_score: int) -> dict:
 
 
 class Meters:
-    """CPU seconds of the Daphne processes, the database, Redis and the Daphne processes'
-    children (the post-game analysis worker), read together."""
+    """CPU seconds of the Daphne processes, the database, Redis and the analysis worker."""
 
     def __init__(self, pids: list[int], database, redis):
         self.pids, self.database, self.redis = pids, database, redis
@@ -309,8 +296,8 @@ def rounds_so_far(tables: list[Table]) -> dict[int, int]:
 
 
 def cpu_by_round(samples, start: float) -> dict[int, tuple[int, float]]:
-    """Daphne CPU per move by round: each 0.5 s window's CPU shared among the rounds of the
-    moves applied in it. Returns {round: (moves, ms per move)}."""
+    """``{round: (moves, Daphne CPU ms per move)}``, each 0.5 s window's CPU shared among the
+    rounds of its moves."""
     cpu: dict[int, float] = {}
     moves: dict[int, int] = {}
     for (t0, m0, r0), (_t1, m1, r1) in zip(samples, samples[1:], strict=False):
@@ -353,20 +340,13 @@ def run_phase(args, env, workdir, name, application, make_tables, database, redi
 
 
 def start_py_spy(path: str, pid: int, seconds: float):
+    """py-spy on the thread holding the GIL: where the process's CPU goes."""
     import subprocess
 
+    options = f"record --nonblocking --gil --format raw --rate 100 --duration {int(seconds)}"
     return subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "py-spy"),
-            "record",
-            "--nonblocking",
-            "--gil",  # the thread holding the GIL: where the process's CPU goes
-            "--format",
-            "raw",
-            "--rate",
-            "100",
-        ]
-        + ["--duration", str(int(seconds)), "--pid", str(pid), "--output", path],
+        [str(Path(sys.executable).parent / "py-spy"), *options.split()]
+        + ["--pid", str(pid), "--output", path],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -439,16 +419,7 @@ def main(argv=None) -> None:
             def site_tables(ports, games=games):
                 return [Table(g, cookies, ports, args, seeded(rng)) for g, cookies in games]
 
-            site = run_phase(
-                args,
-                env,
-                workdir,
-                "site",
-                "skyjo_site.asgi:application",
-                site_tables,
-                database,
-                redis,
-            )
+            site = run_phase(args, env, workdir, "site", SITE, site_tables, database, redis)
             report("site", args, site)
             if repeat + 1 < args.repeat:
                 stop_games(games)
@@ -461,14 +432,7 @@ def main(argv=None) -> None:
 
             echo_args = argparse.Namespace(**{**vars(args), "rounds": 0})
             echo = run_phase(
-                echo_args,
-                env,
-                workdir,
-                "echo",
-                "benchmarks.echo_asgi:application",
-                echo_tables,
-                servers.NoCpu(),
-                redis,
+                echo_args, env, workdir, "echo", ECHO, echo_tables, servers.NoCpu(), redis
             )
             report("echo", args, echo)
             ratios.append(report_ratios(args, site, echo, engine, layer))
@@ -490,8 +454,7 @@ def main(argv=None) -> None:
 
 
 def stop_games(games) -> None:
-    """Void ``games`` once their phase is over: their players away, the bot runner of a later
-    site phase would play them on, beside what that phase measures and on its CPU."""
+    """Void ``games`` after their phase: else a later phase's bot runner plays them on."""
     from django.db import connections
 
     from games import services as moderation
@@ -504,15 +467,13 @@ def stop_games(games) -> None:
 def commit() -> str:
     import subprocess
 
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "-C", str(ROOT), "status", "--porcelain", "--", "games", "skyjo_site"],
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    return head + ("+changes" if dirty else "")
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, text=True
+        ).stdout
+
+    dirty = git("status", "--porcelain", "--", "games", "skyjo_site").strip()
+    return git("rev-parse", "--short", "HEAD").strip() + ("+changes" if dirty else "")
 
 
 # ------------------------------------------------------------------------------- report

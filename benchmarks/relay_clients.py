@@ -42,17 +42,12 @@ class Sock:
 
     def __init__(self, table, seat: int, url: str, headers: dict):
         self.table, self.seat, self.url, self.headers = table, seat, url, headers
-        self.ws = None
+        self.ws = self.phase = self.current = self.closed_with = None
         self.version = -1
-        self.phase = None
-        self.current = None
         self.legal: list[dict] = []
         self.reached: dict[int, float] = {}
-        self.gaps = 0
         self.errors: list[str] = []
-        self.closed_with = None
-        self.received_chars = 0
-        self.frames = 0
+        self.gaps = self.received_chars = self.frames = 0
         self.states = 0  # state frames (any version), so that a resync sees its answer
 
     async def open(self, origin: str) -> None:
@@ -100,8 +95,7 @@ class Sock:
         self.table.changed.set()
 
     async def send(self, data: dict) -> int:
-        text = json.dumps(data)
-        await self.ws.send(text)
+        await self.ws.send(text := json.dumps(data))
         return len(text)
 
 
@@ -109,18 +103,19 @@ class Table:
     """One game of the site and its four sockets."""
 
     def __init__(self, game_id: int, cookies: list[str], ports: list[int], args, rng):
-        self.game_id = game_id
-        self.rng = rng
-        self.changed = asyncio.Event()
-        self.html = args.format == "html"
+        self.start(game_id, rng, html=args.format == "html")
         languages = args.languages.split(",")
         query = "" if self.html else "?format=json"
-        self.socks = []
         for seat, cookie in enumerate(cookies):
             port = ports[seat % len(ports)]
             headers = {"Cookie": cookie, "Accept-Language": languages[seat % len(languages)]}
             url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/{query}"
             self.socks.append(Sock(self, seat, url, headers))
+
+    def start(self, game_id: int, rng, html: bool) -> None:
+        self.game_id, self.rng, self.html = game_id, rng, html
+        self.changed = asyncio.Event()
+        self.socks: list[Sock] = []
         self.done: list[Done] = []
         self.round = 1
         self.lost = self.resynced = self.behind = self.busy = 0
@@ -130,6 +125,9 @@ class Table:
     @property
     def version(self) -> int:
         return min(s.version for s in self.socks)
+
+    def errors(self) -> int:
+        return sum(len(s.errors) for s in self.socks)
 
     def parse(self, sock: Sock, text: str) -> dict | None:
         """What a frame says: version, phase, whose turn and this seat's legal steps; or
@@ -163,7 +161,7 @@ class Table:
 
     async def wait_for(self, target: int, deadline: float, errors_before: int) -> bool:
         while self.version < target:
-            if sum(len(s.errors) for s in self.socks) > errors_before:
+            if self.errors() > errors_before:
                 return False
             if any(s.closed_with is not None or s.ws.close_code for s in self.socks):
                 return False
@@ -191,7 +189,7 @@ class Table:
                 self.over = True
                 return
             target = self.version + added
-            errors_before = sum(len(s.errors) for s in self.socks)
+            errors_before = self.errors()
             sent = time.perf_counter()
             for sock, frame in zip(socks, frames, strict=True):
                 self.sent_chars += await sock.send(frame)
@@ -200,9 +198,7 @@ class Table:
                 latency = max(s.reached[target] for s in self.socks) - sent
                 self.record(sent, latency if added == 1 else None, added)
                 backoff = BUSY_BACKOFF[0]
-            elif self.refused_busy(errors_before):
-                # Shed by the server: nothing changed; try again a little later, waiting longer
-                # each time (no storm). Resync only if some socket is behind.
+            elif self.refused_busy(errors_before):  # shed: back off, resync only if behind
                 self.busy += 1
                 await asyncio.sleep(backoff * (0.5 + self.rng.random()))
                 backoff = min(backoff * 2, BUSY_BACKOFF[1])
@@ -210,7 +206,7 @@ class Table:
                     self.stuck = True
                 continue
             else:
-                if sum(len(s.errors) for s in self.socks) == errors_before:  # no answer at all
+                if self.errors() == errors_before:  # no answer at all
                     self.lost += sum(1 for s in self.socks if s.version < target)
                 if not await self.resync(timeout):
                     self.stuck = True
@@ -226,8 +222,7 @@ class Table:
                 await asyncio.sleep(tick - now)
 
     def refused_busy(self, errors_before: int) -> bool:
-        new = [e for s in self.socks for e in s.errors]
-        return len(new) > errors_before and "busy" in new[errors_before:]
+        return "busy" in [e for s in self.socks for e in s.errors][errors_before:]
 
     def record(self, sent: float, latency: float | None, added: int) -> None:
         self.done.append(Done(sent, latency, self.round, added))
@@ -271,19 +266,12 @@ class EchoTable(Table):
     """Four sockets of one group on the bare echo, with the frame sizes of the real run."""
 
     def __init__(self, game_id: int, ports: list[int], args, rng, sent_size: int, frame_size: int):
-        self.game_id, self.rng = game_id, rng
-        self.changed = asyncio.Event()
-        self.html = False
+        self.start(game_id, rng, html=False)
         self.socks = [
             Sock(self, seat, f"ws://127.0.0.1:{ports[seat % len(ports)]}/ws/echo/{game_id}/", {})
             for seat in range(PLAYERS)
         ]
         self.sent_size, self.frame_size = sent_size, frame_size
-        self.done = []
-        self.round = 1
-        self.lost = self.resynced = self.behind = self.busy = 0
-        self.sent_chars = self.sent_frames = 0
-        self.stuck = self.over = False
 
     def parse(self, sock: Sock, text: str) -> dict:
         return {"version": json.loads(text)["version"], "phase": "echo", "current": 0, "legal": []}

@@ -27,6 +27,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -62,12 +63,8 @@ class Browser:
 
     def _open(self, request) -> tuple[int, str, str]:
         try:
-            with self.opener.open(request, timeout=60) as response:
-                return (
-                    response.status,
-                    response.headers.get("Location", ""),
-                    response.read().decode(),
-                )
+            with self.opener.open(request, timeout=60) as r:
+                return r.status, r.headers.get("Location", ""), r.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.headers.get("Location", ""), exc.read().decode(errors="replace")
 
@@ -100,15 +97,15 @@ def register(base: str, name: str) -> Browser:
     return browser
 
 
+@dataclass
 class Stats:
-    def __init__(self) -> None:
-        self.frames = 0
-        self.sent = Counter()
-        self.errors = Counter()
-        self.games_finished = 0
-        self.latencies: list[float] = []
-        self.versions: dict[int, int] = {}  # game id -> the last version seen
-        self.stuck = False
+    frames: int = 0
+    sent: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    games_finished: int = 0
+    latencies: list[float] = field(default_factory=list)
+    versions: dict[int, int] = field(default_factory=dict)  # game id -> the last version seen
+    stuck: bool = False
 
 
 class Player:
@@ -143,9 +140,7 @@ class Player:
                     self.stats.errors[frame["error"]["code"]] += 1
                     if frame["error"]["code"] == "server_error":
                         print(f"{self.name}: server_error: {frame}", file=sys.stderr)
-                    # Whatever it answered may not have happened: ask again from a fresh state,
-                    # after a pause that grows while the server asks us to slow down (these
-                    # clients answer far faster than people: 10 frames a second is the limit).
+                    # Resync from a fresh state, after a growing pause while asked to slow down.
                     acted_at, revealed_round, ready_round, asked = -1, 0, 0, False
                     if frame["error"]["code"] in ("rate_limited", "busy"):
                         await asyncio.sleep(pause * (0.5 + self.rng.random()))
@@ -224,14 +219,8 @@ def start_server(log_path: Path, bot_delay: float) -> tuple[subprocess.Popen, st
     port = _free_port()
     workdir = Path(tempfile.mkdtemp(prefix="skyjo-blackbox-"))
     tree = workdir / "site"
-    shutil.copytree(
-        ROOT,
-        tree,
-        symlinks=True,
-        ignore=shutil.ignore_patterns(
-            ".venv", ".git", "*.sqlite3*", "staticfiles", "test-artifacts", "__pycache__"
-        ),
-    )
+    skip = (".venv", ".git", "*.sqlite3*", "staticfiles", "test-artifacts", "__pycache__")
+    shutil.copytree(ROOT, tree, symlinks=True, ignore=shutil.ignore_patterns(*skip))
     os.symlink(ROOT / ".venv", tree / ".venv")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env["SKYJO_ADDR"] = f"127.0.0.1:{port}"

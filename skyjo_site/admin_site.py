@@ -1,6 +1,5 @@
-"""The admin site: Django's, but a staff member's own password change saves the password column
-alone (web.accounts.forms.PasswordOnlyMixin), as every other password form of the site does. Django's
-page saves the whole user row, and would put back a rating or a ban written meanwhile."""
+"""The admin site: a staff member's own password change saves the password column alone (the
+whole row would put back a rating or a ban written meanwhile)."""
 
 from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminPasswordChangeForm

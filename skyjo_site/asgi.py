@@ -36,12 +36,8 @@ application = runner.AutoplayMiddleware(
     )
 )
 
-# Every server process plays the bots' turns (web.runner): started when Daphne's reactor
-# runs, or else on the first connection. SKYJO_AUTOPLAY=false turns it off.
-runner.start_when_server_runs()
+runner.start_when_server_runs()  # the bot runner of this process (SKYJO_AUTOPLAY)
 
-# What is loaded by now (Django, the apps, the URL conf, the middleware) lives as long as the
-# process: out of the cyclic collector's sight, a full collection scans only what the process
-# made since. Full collections of the whole heap were the tail of a move's latency: p99 175-179
-# ms in the paced embedded row, 52-79 ms frozen (docs/performance.md, seventh sitting).
+# What is loaded by now lives as long as the process: out of the cyclic collector's sight, a
+# full collection scans only what came since (a move's latency tail, docs/performance.md).
 gc.freeze()

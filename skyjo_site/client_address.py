@@ -1,9 +1,6 @@
-"""The client's address, for HTTP and websockets: what every rate limit, the log-in lock-out and
-the socket caps read.
-
-``SKYJO_TRUSTED_PROXIES = 0``: the peer address. ``N``: the N-th ``X-Forwarded-For`` entry from
-the right (what the outermost trusted proxy saw; entries a client wrote are to its left). A
-value that is not an IP address falls back to the peer, else to the shared ``UNKNOWN``.
+"""The client's address for HTTP and websockets: the peer's, or with ``SKYJO_TRUSTED_PROXIES``
+= N the N-th ``X-Forwarded-For`` entry from the right (entries a client wrote are to its left).
+A value that is not an IP address falls back to the peer, else to ``UNKNOWN``.
 """
 
 import ipaddress
@@ -54,8 +51,7 @@ def scope_address(scope) -> str:
 
 
 class ClientAddressMiddleware:
-    """First of the middleware: sets ``REMOTE_ADDR`` to the client's address for every later
-    reader (rate limits, django-axes, logs)."""
+    """Sets ``REMOTE_ADDR`` to the client's address for every later middleware and view."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -70,8 +66,7 @@ class ClientAddressMiddleware:
 
 
 class ClientAddressASGIMiddleware:
-    """Sets ``scope["client"]`` of a websocket to the client's address (port kept), so that
-    consumers read the same address as the HTTP side."""
+    """Sets a websocket's ``scope["client"]`` to the client's address (port kept)."""
 
     def __init__(self, app):
         self.app = app

@@ -42,10 +42,8 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        header = (
-            "Content-Security-Policy-Report-Only"
-            if settings.SKYJO_CSP_REPORT_ONLY
-            else "Content-Security-Policy"
+        header = "Content-Security-Policy" + (
+            "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
         )
         if header not in response:
             response[header] = policy_for(request)

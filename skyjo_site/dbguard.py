@@ -1,9 +1,5 @@
-"""Websocket handshakes while the database is out of reach (a restart, a failover).
-
-Channels' AuthMiddleware reads the session before any consumer runs; when that read fails,
-:class:`RefuseWhileDatabaseDown` refuses the handshake with one log line instead of a traceback
-and a 500, and the clients connect again by themselves.
-"""
+"""Websocket handshakes while the database is out of reach: refused with one log line, not a
+traceback (channels' AuthMiddleware reads the session before any consumer runs)."""
 
 import logging
 
@@ -13,8 +9,7 @@ log = logging.getLogger(__name__)
 
 
 class RefuseWhileDatabaseDown:
-    """ASGI middleware around the websocket stack; errors after the accept are not its business
-    (Daphne closes the socket with 1011, which clients answer by reconnecting)."""
+    """ASGI middleware around the websocket stack, for errors before the accept only."""
 
     def __init__(self, app):
         self.app = app

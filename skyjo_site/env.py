@@ -41,34 +41,29 @@ def env_bool(name: str, default: bool) -> bool:
     raise _bad(name, value, "expected one of true/false, 1/0, yes/no, on/off")
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
-    """A whole number, at least ``minimum`` when given."""
+def _number(name: str, default, minimum, kind: type, what: str, example: str):
     value = _raw(name)
     if value is None:
         return default
     try:
-        number = int(value)
+        number = kind(value)
     except ValueError:
-        raise _bad(name, value, "expected a whole number") from None
+        raise _bad(name, value, f"expected {what}{example}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise _bad(name, value, "expected a finite number")
     if minimum is not None and number < minimum:
-        raise _bad(name, value, f"expected a whole number >= {minimum}")
+        raise _bad(name, value, f"expected {what} >= {minimum}")
     return number
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    """A whole number, at least ``minimum`` when given."""
+    return _number(name, default, minimum, int, "a whole number", "")
 
 
 def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
     """A number such as ``0.8``, at least ``minimum`` when given."""
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise _bad(name, value, "expected a number such as 0.8") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise _bad(name, value, "expected a finite number")
-    if minimum is not None and number < minimum:
-        raise _bad(name, value, f"expected a number >= {minimum}")
-    return number
+    return _number(name, default, minimum, float, "a number", " such as 0.8")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

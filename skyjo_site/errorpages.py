@@ -1,7 +1,4 @@
-"""The site's own 404 page for a view's ``Http404``, also when ``DEBUG`` is on (a missing game is
-no bug to show Django's debug page for), and ``503.html`` while the database is out of reach
-(:func:`server_error`).
-"""
+"""The site's own 404 page, also with ``DEBUG`` on; a 503 while the database is out of reach."""
 
 import sys
 
@@ -32,9 +29,8 @@ class NotFoundPageMiddleware:
 
 
 def server_error(request):
-    """``handler500``: Django's 500 page, except while the database is out of reach (a restart,
-    a failover), which is no bug: a 503 that says to wait, with ``Retry-After``. Rendered
-    without a request context, so that nothing here reads the database."""
+    """``handler500``: Django's 500 page, or while the database is out of reach a 503 with
+    ``Retry-After``, rendered without a request context (nothing reads the database)."""
     if isinstance(sys.exc_info()[1], DATABASE_DOWN):
         html = render_to_string("503.html")
         return HttpResponse(html, status=503, headers={"Retry-After": str(RETRY_AFTER)})

@@ -9,21 +9,16 @@ BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 
-# redis-py 8 reads with a 5 s socket timeout by default, and channels_redis core blocks in
-# BZPOPMIN for 5 s: under load the empty answer comes a little late, redis-py raises
-# TimeoutError and the consumer dies (close 1011). Reads must wait longer than BZPOPMIN.
+# Longer than channels_redis core's 5 s BZPOPMIN: with redis-py's 5 s default a late empty
+# answer raises TimeoutError and the consumer dies (close 1011).
 SOCKET_TIMEOUT = 30
 
 
 def redis_channel_layer(
     url: str, *, kind: str = "core", max_connections: int = 1000, capacity: int = 1000
 ) -> dict:
-    """The ``CHANNEL_LAYERS["default"]`` of channels_redis on ``url``.
-
-    ``max_connections`` sizes each process's redis-py pool (a ``?max_connections=N`` on the URL
-    wins); redis-py fails at once when it is full. ``capacity`` (core only): messages one channel
-    may queue before channels_redis drops new ones.
-    """
+    """The ``CHANNEL_LAYERS["default"]`` of channels_redis on ``url``: ``max_connections`` per
+    process (a ``?max_connections=N`` on the URL wins), ``capacity`` per channel (core only)."""
     if kind not in BACKENDS:
         raise ImproperlyConfigured(f"Unknown channel layer {kind!r}: expected core or pubsub.")
     for value in parse_qs(urlsplit(url).query).get("max_connections", []):

@@ -1,9 +1,5 @@
-"""The embedded default's channel layer: channels' in-memory layer, cheaper per message.
-
-Expired messages are dropped at most once per ``CLEAN_EVERY`` seconds rather than on every send
-and receive (a message expires after a minute anyway), and each receiver's copy is made by
-pickle, falling back to ``deepcopy`` for what pickle refuses.
-"""
+"""Channels' in-memory layer, cheaper per message: expired messages are dropped at most once
+per ``CLEAN_EVERY`` seconds, and messages are copied by pickle (``deepcopy`` if it refuses)."""
 
 import asyncio
 import pickle

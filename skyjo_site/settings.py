@@ -96,8 +96,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "web.accounts.middleware.HtmxLoginRedirectMiddleware",
     "skyjo_site.errorpages.NotFoundPageMiddleware",
-    # After htmx (the 429 answer depends on request.htmx); django-ratelimit's middleware turns
-    # the decorators' Ratelimited into RATELIMIT_VIEW, ours limits every other POST.
+    # After htmx: the 429 answer depends on request.htmx.
     "django_ratelimit.middleware.RatelimitMiddleware",
     "web.ratelimit.WriteRateLimitMiddleware",
     # Last, as django-axes asks.
@@ -119,8 +118,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
-            # In every template: {{ name|player_name }} (the one way a player's name is shown,
-            # accounts.names) and games' {{ name|player }}, {{ lobby.name|table }}.
             "builtins": ["web.templatetags.names", "web.templatetags.skyjo_names"],
         },
     },
@@ -134,10 +131,7 @@ if DATABASE_URL:
             f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: "
             "expected a PostgreSQL URL such as postgres://user:password@host:5432/skyjo."
         )
-    # Connections are kept: opening one per call made PostgreSQL spend 45 ms of CPU per move
-    # and cut a process's moves per second by half (docs/deployment.md). A kept connection may
-    # have died with a database restart: it is checked before it is reused (once per request or
-    # consumer call; core.db skips that check for one that answered a moment ago).
+    # Connections are kept, and checked before reuse (docs/deployment.md).
     _conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     try:
         _db = dj_database_url.parse(
@@ -147,28 +141,20 @@ if DATABASE_URL:
         raise ImproperlyConfigured(
             f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: {exc}."
         ) from None
-    # Parameters sent apart from the SQL (psycopg's server-side binding), and the statements a
-    # connection runs again and again prepared once: no quoting of a move's values in Python,
-    # no parsing and planning of the same SQL per move (Daphne's CPU per move 6-29 % lower in
-    # four switched pairs, docs/performance.md, sixth sitting). A transaction-mode PgBouncer
-    # before 1.21 cannot keep prepared statements: DATABASE_PREPARE_THRESHOLD=0 there.
+    # Server-side binding and prepared statements (docs/performance.md). A transaction-mode
+    # PgBouncer before 1.21 cannot keep prepared statements: DATABASE_PREPARE_THRESHOLD=0 there.
     _prepare_after = env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0)
     _db.setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=_prepare_after or None
     )
-    # A unique test database per test process, so that two test runs never collide.
     _db["TEST"] = {"NAME": env_str("SKYJO_TEST_DB_NAME", f"test_skyjo_{os.getpid()}")}
 else:
     _db = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": BASE_DIR / "db.sqlite3",
-        # Several writers share the file (request and socket threads, the bot runner): every
-        # transaction takes the write lock when it begins (IMMEDIATE), so none fails with
-        # "database is locked" upgrading a read lock; a writer waits up to `timeout` seconds
-        # for its turn; WAL lets reads go on beside a write. A commit reaches the disk before
-        # it is acknowledged (synchronous=FULL), so a move survives a power cut too; NORMAL
-        # only survives a crash of the process. docs/deployment.md.
-        # Connections are kept (opening one ran its PRAGMAs again on every call).
+        # Every transaction takes the write lock when it begins (IMMEDIATE): none fails with
+        # "database is locked" upgrading a read lock. synchronous=FULL: a move survives a
+        # power cut; NORMAL only a crash of the process (docs/deployment.md).
         "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
@@ -187,9 +173,8 @@ else:
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: in-memory (one process only) unless REDIS_URL is set; then channels_redis,
-# `core` (Redis lists, the default) or `pubsub` (SKYJO_CHANNEL_LAYER). A `?max_connections=N`
-# on REDIS_URL overrides REDIS_MAX_CONNECTIONS. Measured in docs/performance.md.
+# Channel layer: in-memory (one process only) unless REDIS_URL is set; then channels_redis
+# `core` or `pubsub` (SKYJO_CHANNEL_LAYER).
 REDIS_URL = env_str("REDIS_URL")
 SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "core", ["core", "pubsub"])
 if REDIS_URL:
@@ -209,8 +194,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "skyjo_site.memory_layer.InMemoryChannelLayer"}}
 
-# Cache, used for the rate-limit counters: Redis (REDIS_URL) so that every Daphne process
-# counts together, else in the process's own memory (limits then count per process).
+# Cache of the rate-limit counters: shared on Redis, else per process.
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -219,25 +203,20 @@ if REDIS_URL:
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "skyjo"),
         }
     }
-    # django-ratelimit predates Django's own RedisCache and warns that it is "not officially
-    # supported"; its counters use Redis INCR, which is atomic and shared.
+    # django-ratelimit does not know Django's RedisCache; its counters use atomic INCR.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    # django-ratelimit refuses LocMemCache (E003, "not a shared cache"): on the embedded
-    # default (one process) that is what we want, and it is documented in configuration.md.
+    # LocMemCache is not shared (E003): right for the one-process default.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 if not DATABASE_URL:
-    # The statistics' covering indexes (stats.models, INCLUDE) are plain indexes on SQLite;
-    # PostgreSQL, where the 100,000-game figures are measured, has them whole.
+    # The statistics' covering indexes (INCLUDE) are plain indexes on SQLite.
     SILENCED_SYSTEM_CHECKS.append("models.W040")
 
-# The client's address (skyjo_site.client_address): behind N proxies that each append (or
-# overwrite) X-Forwarded-For, set SKYJO_TRUSTED_PROXIES=N; 0 trusts no header.
+# Behind N proxies that each append X-Forwarded-For: N; 0 trusts no header.
 SKYJO_TRUSTED_PROXIES = env_int("SKYJO_TRUSTED_PROXIES", 0, minimum=0)
 
-# Rate limits (django-ratelimit for HTTP, core.token_bucket for the game and lobby sockets),
-# counted in the default cache. SKYJO_RATELIMIT=false turns them all off. docs/configuration.md.
+# Rate limits (docs/configuration.md); SKYJO_RATELIMIT=false turns them all off.
 RATELIMIT_ENABLE = env_bool("SKYJO_RATELIMIT", True)
 RATELIMIT_VIEW = "web.ratelimit.ratelimited"
 RATELIMIT_CACHE_PREFIX = "rl:"
@@ -251,11 +230,9 @@ SKYJO_RATELIMIT_RESET = env_rate("SKYJO_RATELIMIT_RESET", "10/h")  # reset e-mai
 SKYJO_RATELIMIT_RESET_EMAIL = env_rate("SKYJO_RATELIMIT_RESET_EMAIL", "3/h")  # per address typed
 SKYJO_RATELIMIT_PASSWORD = env_rate("SKYJO_RATELIMIT_PASSWORD", "10/h")  # changes tried, per user
 SKYJO_RATELIMIT_REPLAY = env_rate("SKYJO_RATELIMIT_REPLAY", "60/h")  # move lists rendered, per user
-# Tables one user may have at once (open lobbies and games in play they sit in): a new lobby,
-# seat, bot game or rematch past it is refused (games.services); 0: no cap.
+# Tables (open lobbies and games in play) one user may sit at at once; 0: no cap.
 SKYJO_MAX_TABLES = env_int("SKYJO_MAX_TABLES", 5, minimum=0)
-# Chat messages per user (every lobby and game together): at most SKYJO_CHAT_RATE in
-# SKYJO_CHAT_PERIOD seconds (chat.services).
+# Chat messages per user: at most SKYJO_CHAT_RATE in SKYJO_CHAT_PERIOD seconds.
 SKYJO_CHAT_RATE = env_int("SKYJO_CHAT_RATE", 5, minimum=1)
 SKYJO_CHAT_PERIOD = env_int("SKYJO_CHAT_PERIOD", 10, minimum=1)
 SKYJO_WS_RATE = env_float("SKYJO_WS_RATE", 10, minimum=0.1)  # frames per second
@@ -264,21 +241,17 @@ SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)
 # Open websockets (game, lobby, lobby list together) per user and per address; 0: no cap.
 SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
 SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
-# A game socket's frame is answered `busy` at once while a database call of the process has
-# waited SKYJO_SHED_AFTER seconds for a thread, or SKYJO_MAX_PENDING_FRAMES frames are in flight
-# (web.sockets.shedding, docs/protocol.md, docs/performance.md).
+# Frames are answered `busy` while a database call has waited SKYJO_SHED_AFTER seconds for a
+# thread or SKYJO_MAX_PENDING_FRAMES frames are in flight (web.sockets.shedding).
 SKYJO_SHED_AFTER = env_float("SKYJO_SHED_AFTER", 0.5, minimum=0.01)
 SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 100, minimum=1)
-# Threads that make the sockets' database calls, each with its own connection (core.db).
-# SQLite writes one transaction at a time: more threads there only wait in its busy handler,
-# which sleeps in steps of up to 100 ms (docs/performance.md, fifth sitting).
+# Threads of the sockets' database calls (core.db); SQLite writes one at a time.
 SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum=1)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Before the password check (web.accounts.lockout: the brake on every log-in form).
     "web.accounts.lockout.BrakeBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -292,9 +265,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins (web.accounts.lockout): django-axes locks a (username, address) pair, never a
-# username or an address alone (anyone could lock a victim out); the brake counts failures
-# per address across usernames, against a much higher rate.
+# Failed logins: axes locks a (username, address) pair, never one alone (anyone could lock a
+# victim out); the brake counts an address's failures across usernames.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -356,10 +328,8 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
-# HSTS is on in production (a year). Whether it may cover every subdomain, and whether the
-# domain goes on the browsers' preload list, only the domain's owner knows: both stay off
-# unless set, and then their check --deploy warnings (W005, W021) are silenced on purpose
-# (docs/configuration.md, "Security").
+# HSTS for a year in production; subdomains and preload only the owner may choose: off unless
+# set, with their deploy warnings silenced (docs/configuration.md).
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
@@ -379,10 +349,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
-        # Django's own console handler (on with DEBUG) would print each line beside the root's.
         "django": {"level": "INFO"},
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
-        # runserver (Daphne) prints its own access log; do not print it twice.
         "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
@@ -392,10 +360,8 @@ SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
 SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 # Every server process runs the bot runner (web.runner) unless this is false.
 SKYJO_AUTOPLAY = env_bool("SKYJO_AUTOPLAY", True)
-# Post-game analysis in a worker process of lower priority (analysis.worker); false: in the
-# bot runner's thread.
+# Post-game analysis in a low-priority worker process; false: in the bot runner's thread.
 SKYJO_ANALYSIS_WORKER = env_bool("SKYJO_ANALYSIS_WORKER", True)
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
-# Every game socket reads its game's version this often and sends it (or the missed state).
 SKYJO_WS_HEARTBEAT = env_float("SKYJO_WS_HEARTBEAT", 5, minimum=0.5)

@@ -1,10 +1,4 @@
-"""Site URLs.
-
-``home`` (``/``) is also ``games:home``; game pages live in the ``games`` namespace.
-Account pages: ``accounts:register``, ``accounts:settings``, ``accounts:profile``
-(``/u/<username>/``) and Django's own auth names (``login``, ``logout``,
-``password_change``, ``password_reset`` …) under ``/accounts/``.
-"""
+"""Site URLs: each delivery app's, and Django's auth views under ``/accounts/``."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views

@@ -11,7 +11,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from multiprocessing import Pool
 
 from games.engine import Game, full_deck, view_of
@@ -46,14 +46,8 @@ class Tally:
     times: list[float] = field(default_factory=list)
 
     def add(self, other: "Tally") -> None:
-        self.games += other.games
-        self.wins += other.wins
-        self.rounds += other.rounds
-        self.score += other.score
-        self.ends += other.ends
-        self.doubled += other.doubled
-        self.stalled += other.stalled
-        self.times.extend(other.times)
+        for name in (f.name for f in fields(self)):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def deck_for(deal: int, rnd: int) -> list[int]:

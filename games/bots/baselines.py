@@ -141,7 +141,7 @@ class StatisticianBot:
         mu = mean_of(counts)
         total = sum(counts)
         hidden = hidden_positions(grid)
-        nxt = self._next_player(view)
+        nxt = view.grids[(seat + 1) % len(view.grids)]
         if not view.drawing:
             card = view.discard_top
             draw_value = self._draw_value(view, grid, counts, mu, total)
@@ -164,20 +164,10 @@ class StatisticianBot:
             options.append((flip_score, -1 - flip_pos))
         best = max(g for g, _ in options)
         near = [(g, p) for g, p in options if g >= best - 0.5]
-        if len(near) > 1:
-            chosen = min(
-                near,
-                key=lambda o: (
-                    self._usefulness(nxt, card if o[1] < 0 else grid[o[1]], mu),
-                    -o[0],
-                ),
-            )
-        else:
-            chosen = near[0]
-        pos = chosen[1]
-        if pos < 0:
-            return flip(-1 - pos)
-        return swap(pos)
+        _gain, pos = min(
+            near, key=lambda o: (self._usefulness(nxt, card if o[1] < 0 else grid[o[1]], mu), -o[0])
+        )
+        return flip(-1 - pos) if pos < 0 else swap(pos)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -252,8 +242,7 @@ class StatisticianBot:
             est = known_score(g) + mu * k
             sd = math.sqrt(var * k) + 1.0
             z = (mine + (0.5 if view.rules.double_on_tie else -0.5) - est) / sd
-            p_above = 1 - 0.5 * (1 + math.erf(z / math.sqrt(2)))
-            p_all_above *= p_above
+            p_all_above *= 1 - 0.5 * (1 + math.erf(z / math.sqrt(2)))
         return 1 - p_all_above
 
     # ------------------------------------------------------------------ helpers
@@ -262,11 +251,6 @@ class StatisticianBot:
     def _in_pair(grid, pos: int) -> bool:
         a, b = (grid[q] for q in column_of(pos) if q != pos)
         return a == b and a not in ("?", None)
-
-    @staticmethod
-    def _next_player(view: View):
-        n = len(view.grids)
-        return view.grids[(view.seat + 1) % n]
 
     def _usefulness(self, their_grid, card, mu: float) -> float:
         """How much a discard of ``card`` helps the next player (hidden: the unseen mean)."""

@@ -42,9 +42,6 @@ class MoveValue:
 def evaluate(view: View) -> list[MoveValue]:
     """Every legal step of ``view.seat`` with its expected cost, in the strong bot's order of
     preference on ties; ``[]`` when the seat has no turn decision (reveal phase, not its turn).
-
-    A turn has two decisions: before drawing (the draw, or taking the discard into position
-    ``p``) and, after a draw, placing the drawn card (``swap(p)`` or ``flip(p)``).
     """
     if view.seat is None:
         return []

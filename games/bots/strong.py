@@ -13,7 +13,7 @@ import random
 
 from games.engine import Action, View, draw, flip, reveal, swap, take_discard
 
-from .knowledge import COLUMNS, OFFSET, hidden_positions
+from .knowledge import COLUMNS, OFFSET, hidden_positions, unseen_counts
 
 H = "?"
 FUTURE_OFFERS_PER_TURN = 1.5
@@ -28,8 +28,7 @@ class _Context:
 
     def __init__(self, view: View, counts: list[int], own_hidden: int) -> None:
         self.counts = counts
-        total = sum(counts)
-        self.total = total
+        self.total = total = sum(counts)
         if total:
             mu = sum((i - OFFSET) * n for i, n in enumerate(counts)) / total
             var = sum(n * (i - OFFSET - mu) ** 2 for i, n in enumerate(counts)) / total
@@ -37,8 +36,7 @@ class _Context:
         else:
             mu, var = 5.07, 13.0
             self.probs = [0.0] * len(counts)
-        self.mu = mu
-        self.var = var
+        self.mu, self.var = mu, var
         if view.ender is not None:
             self.turns = 0
         else:
@@ -67,7 +65,7 @@ def column_value(a, b, c, ctx: _Context) -> float:
             return 0.0
         for x, y, z in ((a, b, c), (a, c, b), (b, c, a)):
             if x == y and x > 0:
-                return (1 - ctx.future_clear(x)) * (2 * x + z) + ctx.future_clear(x) * 0.0
+                return (1 - ctx.future_clear(x)) * (2 * x + z)
         return float(a + b + c)
     if hidden == 1:
         x, y = (v for v in cells if v != H)
@@ -122,20 +120,16 @@ class StrongBot:
         return best_of(moves)[0]
 
     def values(self, view: View) -> tuple[float, list[tuple[Action, float]]]:
-        """The grid's value now and every legal turn step with the value it leads to.
-
-        Values are expected final scores of the seat's grid for the round (doubling included
-        when a move ends the round), plus the share of a discard's worth to the next player.
-        The order is the order of preference on ties: the draw before taking the discard,
-        the lowest position first, swaps before flips, and flips in the order the bot prefers
-        (outside a pair, in the column with fewest face-up cards). Reveal phase: no values (``[]``).
-        """
+        """The grid's value now and every legal turn step with the value it leads to: the
+        expected final score of the seat's grid (doubling included when a move ends the round)
+        plus the share of a discard's worth to the next player. Listed in the order of
+        preference on ties; ``[]`` outside the seat's turn."""
         seat = view.seat
         grid = view.grids[seat]
         if view.phase not in ("play", "final") or view.current != seat:
             return 0.0, []
         hidden = hidden_positions(grid)
-        ctx = _Context(view, _counts(view), len(hidden))
+        ctx = _Context(view, unseen_counts(view), len(hidden))
         cols = grid_value(grid, ctx)
         base = sum(cols)
         ending = self._ending(view, grid, hidden, ctx, base)
@@ -150,9 +144,8 @@ class StrongBot:
                 for p, value, raises in self._swaps(
                     grid, hidden, top, cols, base, ctx, ending, nxt, n_opp
                 ):
-                    # It never takes a discard that raises a face-up card without completing
-                    # a column (bots would go round in circles): such a take counts as no
-                    # better than the draw.
+                    # A take that raises a face-up card without completing a column counts
+                    # as no better than the draw (bots would go round in circles).
                     moves.append((take_discard(p), max(value, draw_value) if raises else value))
             return base, moves
         card = view.drawn
@@ -188,11 +181,8 @@ class StrongBot:
             yield p, value, raises
 
     def _best_swap(self, grid, hidden, card, cols, base, ctx, ending):
-        best = math.inf
-        for _p, value, _raises in self._swaps(grid, hidden, card, cols, base, ctx, ending, None, 1):
-            if value < best:
-                best = value
-        return best
+        swaps = self._swaps(grid, hidden, card, cols, base, ctx, ending, None, 1)
+        return min((value for _p, value, _raises in swaps), default=math.inf)
 
     def _flips(self, grid, hidden, base, ctx, ending):
         """``(position, value)`` of turning each face-down card, the preferred one first."""
@@ -269,12 +259,10 @@ class StrongBot:
     def _expected_improvement(g, ctx) -> float:
         """Expected points one turn saves a grid: the best placement of a blind card, floored at 0."""
         value = 0.0
-        mu = ctx.mu
         cells = [p for p in range(12) if g[p] is not None]
         for i, prob in enumerate(ctx.probs):
             if prob:
-                v = i - OFFSET
-                value += prob * max(0.0, *(simple_gain(g, p, v, mu) for p in cells))
+                value += prob * max(0.0, *(simple_gain(g, p, i - OFFSET, ctx.mu) for p in cells))
         return value
 
 
@@ -300,12 +288,6 @@ class _FinalCtx:
 
     def future_clear(self, v: int) -> float:
         return 0.0
-
-
-def _counts(view: View) -> list[int]:
-    from .knowledge import unseen_counts
-
-    return unseen_counts(view)
 
 
 def _in_pair(grid, pos: int) -> bool:

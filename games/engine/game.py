@@ -1,12 +1,8 @@
 """The state of one game of Skyjo and the only code that applies its rules.
 
-A :class:`Game` is mutated in place by :meth:`Game.apply` (as ``chess.Board.push``), which checks
-every rule first and raises a named :class:`~games.engine.errors.IllegalAction` without changing
-anything when the action is not allowed. :meth:`Game.copy` gives an independent game for search.
-
-A game started here or replayed from a record keeps its record as it goes (``logs``); a game
-restored from a snapshot (:mod:`games.engine.snapshot`) or sampled for search keeps none
-(``logs`` is ``None``): it plays the same, and whoever stores it keeps the record elsewhere.
+:meth:`Game.apply` mutates a game in place after checking every rule, or raises a named
+:class:`~games.engine.errors.IllegalAction` and changes nothing. A game keeps its record as it
+goes (``logs``), unless restored from a snapshot or sampled for search (``logs is None``).
 """
 
 import random
@@ -178,9 +174,7 @@ class Game:
         """Seats that may act now: all who still reveal, or the current player."""
         if self.phase == REVEAL_PHASE:
             return [s for s in range(self.n) if len(self.reveals[s]) < REVEALS_PER_ROUND]
-        if self.current is None:
-            return []
-        return [self.current]
+        return [] if self.current is None else [self.current]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not theirs to act)."""
@@ -273,28 +267,19 @@ class Game:
     def copy(self) -> "Game":
         """An independent copy (its random source too), for search and simulation."""
         other = Game.__new__(Game)
-        other.players = self.players
-        other.rules = self.rules
+        for name in Game.__slots__:  # then a copy of each mutable part
+            setattr(other, name, getattr(self, name))
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other.round = self.round
-        other.phase = self.phase
         other.cards = [list(c) for c in self.cards]
         other.up = [list(u) for u in self.up]
         other.hidden = list(self.hidden)
         other.draw_pile = list(self.draw_pile)
         other.discard = list(self.discard)
-        other.drawn = self.drawn
-        other.current = self.current
-        other.starter = self.starter
-        other.ender = self.ender
         other.totals = list(self.totals)
         other.results = list(self.results)
         other.reveals = [list(r) for r in self.reveals]
-        other.turns = self.turns
-        if self.logs is None:
-            other.logs = None
-        else:
+        if self.logs is not None:
             log = self.log
             other.logs = [
                 *self.logs[:-1],
@@ -306,8 +291,6 @@ class Game:
                 ),
             ]
         other.forced_reshuffles = [list(r) for r in self.forced_reshuffles]
-        other.last_reshuffle = self.last_reshuffle
-        other.turned_at_end = self.turned_at_end
         return other
 
     # ----------------------------------------------------------------- internals
@@ -359,11 +342,8 @@ class Game:
             self._start_play()
 
     def _start_play(self) -> None:
-        if self.results:
-            starter = self.results[-1].ender
-        else:
-            sums = [self.score(s) for s in range(self.n)]
-            starter = sums.index(max(sums))
+        sums = [self.score(s) for s in range(self.n)]
+        starter = self.results[-1].ender if self.results else sums.index(max(sums))
         self.starter = self.current = starter
         self.phase = PLAY
 
@@ -400,9 +380,7 @@ class Game:
         if self.ender is None and self.hidden[seat] == 0:
             self.ender = seat
             self.phase = FINAL
-        nxt = seat + 1
-        if nxt == self.n:
-            nxt = 0
+        nxt = (seat + 1) % self.n
         if nxt == self.ender:
             self._score_round()
         else:
@@ -446,9 +424,7 @@ class Game:
         n = self.n
         self.turned_at_end = tuple(self.hidden)
         for seat in range(n):
-            up = self.up[seat]
-            for p in range(GRID_SIZE):
-                up[p] = True
+            self.up[seat][:] = [True] * GRID_SIZE
             self.hidden[seat] = 0
             if self.rules.final_reveal_clears_columns:
                 for col in range(COLS):

@@ -43,11 +43,8 @@ def to_record(game: Game) -> dict:
 
 
 def from_record(data: object, *, seed: int | None = None) -> Game:
-    """Replay a record and return the game in its final state, or raise RecordError.
-
-    ``seed`` feeds the random source used where the record leaves something open (a reshuffle
-    with no order given, the decks of later rounds).
-    """
+    """Replay a record and return the game in its final state, or raise RecordError. ``seed``
+    feeds what the record leaves open (a reshuffle with no order given, later rounds' decks)."""
     game = None
     for state, _seat, _step in _walk(data, seed):
         game = state
@@ -259,9 +256,8 @@ def _walk(
     *,
     before: Callable[[Game, int, Action], None] | None = None,
 ) -> Iterator[tuple[Game, int | None, Action | None]]:
-    """Replay a record, yielding ``(game, seat, step)`` after each deal (seat and step ``None``)
-    and each step; ``before(game, seat, step)`` is called just before each step is applied.
-    The same mutable game is yielded every time."""
+    """Replay a record, yielding the same mutable ``(game, seat, step)`` after each deal (seat
+    and step ``None``) and each step; ``before(game, seat, step)`` runs just before each step."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     unknown = sorted(set(data) - {"format", "players", "rules", "rounds"})
@@ -340,8 +336,7 @@ def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before)
         raise RecordError(f"{where}: reveals must hold one entry per player")
     for seat, pair in enumerate(reveals):
         here = f"{where}, reveals[{seat}]"
-        if pair is None:
-            pair = []
+        pair = [] if pair is None else pair
         if not isinstance(pair, list) or len(pair) > 2:
             raise RecordError(f"{here}: expected a pair of positions")
         if len(pair) < 2 and not last:

@@ -36,25 +36,12 @@ def sample_game(view: View, rng: random.Random) -> Game:
     game.rng = random.Random(rng.random())
     game.round = view.round
     game.phase = view.phase
-    game.cards = []
-    game.up = []
-    game.hidden = []
-    for grid in view.grids:
-        cards, up = [], []
-        for card in grid:
-            if card == HIDDEN:
-                cards.append(pool.pop())
-                up.append(False)
-            else:
-                cards.append(card)
-                up.append(True)
-        game.cards.append(cards)
-        game.up.append(up)
-        game.hidden.append(sum(1 for c in grid if c == HIDDEN))
+    game.cards = [[pool.pop() if c == HIDDEN else c for c in grid] for grid in view.grids]
+    game.up = [[c != HIDDEN for c in grid] for grid in view.grids]
+    game.hidden = [grid.count(HIDDEN) for grid in view.grids]
+    game.drawn = None
     if view.drawing:
         game.drawn = view.drawn if view.drawn is not None else pool.pop()
-    else:
-        game.drawn = None
     if len(pool) != view.deck_count:
         raise ValueError("the view's card counts are inconsistent")
     game.draw_pile = pool
@@ -64,12 +51,11 @@ def sample_game(view: View, rng: random.Random) -> Game:
     game.ender = view.ender
     game.totals = list(view.totals)
     game.results = list(view.results)
-    reveals = []
-    for grid, count in zip(view.grids, view.revealed, strict=True):
-        # A start card may since have gone with its column: removed positions count as face up.
-        face_up = [p for p, c in enumerate(grid) if c != HIDDEN]
-        reveals.append(face_up[:count])
-    game.reveals = reveals
+    # A start card may since have gone with its column: removed positions count as face up.
+    game.reveals = [
+        [p for p, c in enumerate(grid) if c != HIDDEN][:count]
+        for grid, count in zip(view.grids, view.revealed, strict=True)
+    ]
     game.turns = 0  # not in a view: only the record-keeping stall guard of the server reads it
     game.logs = None
     game.forced_reshuffles = []

@@ -1,13 +1,9 @@
 """A running game's state as small plain data, and back, without its history.
 
-:func:`to_snapshot` keeps exactly what play needs: the players and rules, the round and phase,
-every grid (values and face-up flags), both piles, the drawn card, whose turn, the starter and
-ender, totals, round results, the current round's reveals and its number of turns. :func:`from_snapshot` restores it
-in time independent of how long the game has run: nothing is replayed. The restored game keeps
-no record (``logs is None``) and gets a fresh random source, as a replayed one does: what is
-still to come (a reshuffle, the next deal) is not decided yet.
-
-Face-up flags are packed as one bit mask per seat (bit ``p`` set: position ``p`` face up).
+:func:`from_snapshot` restores exactly what play needs, in time independent of the game's
+length. The restored game keeps no record (``logs is None``) and gets a fresh random source:
+what is still to come (a reshuffle, the next deal) is not decided yet. Face-up flags are one
+bit mask per seat (bit ``p`` set: position ``p`` face up).
 
 >>> from games.engine import Game, reveal
 >>> game = Game(["ann", "ben"], seed=3)
@@ -95,11 +91,7 @@ def _restore(data: dict, seed: int | None) -> Game:
 
 
 def _mask(up: list[bool]) -> int:
-    mask = 0
-    for p, face_up in enumerate(up):
-        if face_up:
-            mask |= 1 << p
-    return mask
+    return sum(1 << p for p, face_up in enumerate(up) if face_up)
 
 
 def _flags(mask: int) -> list[bool]:

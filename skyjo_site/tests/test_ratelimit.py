@@ -1,6 +1,6 @@
 """HTTP rate limits: each answers 429 with a message for people once its count is used up.
 
-Every test has a fresh in-memory cache (conftest ``_private_cache``) and lowers the limit
+Every test has a fresh in-memory cache (conftest ``_test_settings``) and lowers the limit
 it tests, so the counts start at zero and run out quickly.
 """
 
