@@ -148,6 +148,7 @@ import json, sys, django
 django.setup()
 from games import engine
 from games.models import Game, Move
+from games.records import game_record
 game = Game.objects.get(pk=int(sys.argv[1]))
 moves = Move.objects.filter(game=game).values_list("version", "seat", "action")
 print(json.dumps({
