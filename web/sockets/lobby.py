@@ -8,7 +8,7 @@ from core import close_codes
 from core.access import sees_private_games
 from core.caches import BoundedCache
 from core.db import in_db_thread
-from core.errors import NotFound, ServiceError
+from core.errors import NotFound
 from games import publish, selectors
 from web.games.lobby_presenter import lobby_context
 from web.sockets import frames
@@ -40,9 +40,6 @@ class LobbyConsumer(Socket):
 
     async def frame(self, text_data, bytes_data) -> None:
         await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))
-
-    async def send_error(self, exc: ServiceError) -> None:
-        await self.chat_send_error(exc)
 
     async def lobby_updated(self, event):
         read = in_db_thread(_read)
