@@ -185,9 +185,9 @@ def lobby_invite(request, code: str):
     return lobby_detail(request, lobby.pk, invite_code=code)
 
 
-def _lobby_action(request, lobby_id: int, call):
+def _host_action(request, lobby_id: int, service, **kwargs):
     _lobby_or_404(request, lobby_id)
-    _try(request, call)
+    _try(request, lambda: service(lobby_id=lobby_id, host=request.user, **kwargs))
     return redirect("games:lobby", lobby_id)
 
 
@@ -222,40 +222,22 @@ def lobby_leave(request, lobby_id: int):
 @login_required
 @require_POST
 def lobby_remove(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_remove_player(
-            lobby_id=lobby_id, host=request.user, seat_index=seat_index
-        ),
-    )
+    return _host_action(request, lobby_id, services.lobby_remove_player, seat_index=seat_index)
 
 
 @login_required
 @require_POST
 def lobby_add_bot(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_add_bot(
-            lobby_id=lobby_id,
-            host=request.user,
-            seat_index=seat_index,
-            level=request.POST.get("level", ""),
-        ),
+    level = request.POST.get("level", "")
+    return _host_action(
+        request, lobby_id, services.lobby_add_bot, seat_index=seat_index, level=level
     )
 
 
 @login_required
 @require_POST
 def lobby_remove_bot(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_remove_bot(
-            lobby_id=lobby_id, host=request.user, seat_index=seat_index
-        ),
-    )
+    return _host_action(request, lobby_id, services.lobby_remove_bot, seat_index=seat_index)
 
 
 @login_required
