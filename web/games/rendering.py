@@ -19,6 +19,7 @@ from accounts.names import short_name
 from core.caches import BoundedCache
 from games import clock, engine, movelog
 from games.labels import PHASE_LABELS, player_label
+from web.games.presenters import cached as _cached
 
 # Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
 # so that the template engine leaves it as it is, and no one types it.
@@ -32,14 +33,6 @@ _grid_shells = BoundedCache(4096, "rendering.grid_shells")
 _place_shells = BoundedCache(8192, "rendering.place_shells")
 _boards = BoundedCache(1024, "rendering.boards")
 _controls = BoundedCache(4096, "rendering.controls")
-
-
-def _cached(cache: BoundedCache, key, make):
-    value = cache.get(key)
-    if value is None:
-        value = make()
-        cache.put(key, value)
-    return value
 
 
 def _shell(cache: BoundedCache, key, template: str, context_with) -> tuple[str, str]:

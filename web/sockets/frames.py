@@ -32,10 +32,6 @@ def _coerce(value):
     return value
 
 
-def _is_version(value) -> bool:
-    return type(value) is int and value >= 0
-
-
 def load(text_data, bytes_data) -> dict:
     """The frame's JSON object, or ``BadRequest``."""
     if text_data is None:
@@ -76,7 +72,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
                 code="malformed_action",
             )
     commands = [c for c in COMMANDS if c in data]
-    if "version" in data and not _is_version(data["version"]):
+    if "version" in data and not (type(data["version"]) is int and data["version"] >= 0):
         raise BadRequest('"version" must be a whole number from 0 up.')
     if commands:
         command = commands[0]
