@@ -137,58 +137,44 @@ def _moderator(request, codename="view_report"):
         raise PermissionDenied
 
 
+def _with_forms(request, template: str, **context):
+    """A moderator's page with what its action forms offer."""
+    forms = {
+        "next": request.get_full_path(),
+        "silence_choices": SanctionForm.base_fields["duration"].choices,
+        "ban_choices": BanForm.base_fields["duration"].choices,
+    }
+    return render(request, template, {**context, "forms": forms})
+
+
 def queue(request):
     _moderator(request)
     items, total = selectors.open_reports(viewer=request.user)
-    return render(
-        request,
-        "moderation/queue.html",
-        {"items": items, "total": total, "forms": _forms(request.get_full_path())},
-    )
+    return _with_forms(request, "moderation/queue.html", items=items, total=total)
 
 
 def player_file(request, username):
     _moderator(request)
     player = get_object_or_404(User, username=username)
-    return render(
-        request,
-        "moderation/player.html",
-        {
-            "file": selectors.player_file(player, viewer=request.user),
-            "forms": _forms(request.get_full_path()),
-        },
-    )
+    file = selectors.player_file(player, viewer=request.user)
+    return _with_forms(request, "moderation/player.html", file=file)
 
 
 def game_file(request, game_id):
     _moderator(request)
     game = get_object_or_404(Game.objects.select_related("lobby"), pk=game_id)
-    return render(
-        request,
-        "moderation/game.html",
-        {"file": selectors.game_file(game), "forms": _forms(request.get_full_path())},
-    )
+    return _with_forms(request, "moderation/game.html", file=selectors.game_file(game))
 
 
 def audit_log(request):
     _moderator(request, "view_auditentry")
-    player = None
-    if request.GET.get("player"):
-        player = User.objects.filter(username=request.GET["player"]).first()
+    name = request.GET.get("player")
+    player = User.objects.filter(username=name).first() if name else None
     return render(
         request,
         "moderation/log.html",
         {"entries": selectors.audit_log(player=player), "player": player},
     )
-
-
-def _forms(here: str) -> dict:
-    """What the action forms of a page offer."""
-    return {
-        "next": here,
-        "silence_choices": SanctionForm.base_fields["duration"].choices,
-        "ban_choices": BanForm.base_fields["duration"].choices,
-    }
 
 
 # Moderators' actions: name -> (permission, moderation.services function, done). The function's
