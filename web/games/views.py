@@ -24,6 +24,8 @@ from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
 from web.games.presenters import public_of
 from web.ratelimit import limit
 
+END_SCORE = {"label": gettext_lazy("End score"), "min_value": 1, "max_value": 1000, "initial": 100}
+
 
 class BotGameForm(forms.Form):
     bots = forms.TypedChoiceField(
@@ -33,9 +35,7 @@ class BotGameForm(forms.Form):
         initial=3,
     )
     level = forms.ChoiceField(label=gettext_lazy("Level"), choices=LEVEL_CHOICES, initial="medium")
-    end_score = forms.IntegerField(
-        label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
-    )
+    end_score = forms.IntegerField(**END_SCORE)
 
 
 # Every POST also counts against SKYJO_RATELIMIT_WRITE (web.ratelimit).
@@ -96,13 +96,7 @@ class LobbyForm(forms.Form):
         required=False,
         initial=True,
     )
-    end_score = forms.IntegerField(
-        label=gettext_lazy("End score"),
-        min_value=1,
-        max_value=1000,
-        initial=100,
-        help_text=gettext_lazy("Default 100."),
-    )
+    end_score = forms.IntegerField(**END_SCORE, help_text=gettext_lazy("Default 100."))
     double_on_tie = forms.BooleanField(
         label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
     )
