@@ -111,6 +111,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
     players = []
     last = view.results[-1] if view.results else None
     over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
+    game_over = view.phase == engine.GAME_OVER
     winners = set(view.winners)
     recent = meta.get("recent") or []
     changed = movelog.changed_cell(recent, meta["version"])
@@ -135,9 +136,10 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "doubled": bool(over and last and last.ender == seat and last.doubled),
             }
         )
-        place = player_html(players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER)
+        place = player_html(players[-1], round_over=over, game_over=game_over)
         players[-1]["html"] = place if highlight is None else mark_changed(place, seat, highlight)
     rounds = [round_scores(i, r) for i, r in enumerate(view.results)] if over else []
+    turn = _("It is %(name)s's turn.") % {"name": current_name} if current_name is not None else ""
     return {
         "view": view,
         "meta": meta,
@@ -146,7 +148,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "places": mark_safe("".join(p["html"] for p in players)),
         # The score table at the end of the game: the winner first, then by total.
         "standings": sorted(players, key=lambda p: (not p["winner"], p["total"], p["seat"]))
-        if view.phase == engine.GAME_OVER
+        if game_over
         else players,
         "phase_label": PHASE_LABELS.get(view.phase, view.phase),
         "current_name": current_name,
@@ -155,16 +157,12 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "discard_top": card(view.discard_top) if view.discard_top is not None else None,
         "rounds": rounds,
         "round_over": over,
-        "game_over": view.phase == engine.GAME_OVER,
+        "game_over": game_over,
         "aborted": meta.get("status") == "aborted",
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
         "log": log_html(recent, view, meta),
-        "turn_text": (
-            _("It is %(name)s's turn.") % {"name": view.players[view.current]}
-            if view.current is not None
-            else ""
-        ),
+        "turn_text": turn,
         "clock": clock_context(meta.get("clock")),
     }
 
