@@ -335,28 +335,27 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
+# Everything controls.html reads, with the game's and view's fields and the drawn card below.
+_CONTROLS_KEYS = ("seat", "aborted", "my_turn", "legal_json", "current_name", "reveals_left")
+
+
 def controls_html(view: engine.View, meta: dict) -> str:
     """One seat's controls, cached by everything the template reads."""
     context = controls_context(view, meta)
-    drawn = context["drawn"]
+    drawn, my_clock = context["drawn"], context["my_clock"]
     key = (
         translation.get_language(),
         meta.get("game"),
         meta.get("rematch"),
-        context["seat"],
         view.phase,
         view.round,
         view.drawing,
-        context["aborted"],
-        context["my_turn"],
+        *(context[k] for k in _CONTROLS_KEYS),
         drawn and (drawn["state"], drawn.get("value")),
-        context["legal_json"],
-        context["current_name"],
         tuple(context["waiting_on"]),
-        context["reveals_left"],
         context["i_am_ready"],
         context["i_am_away"],
-        context["my_clock"] and context["my_clock"]["deadline_ms"],
+        my_clock and my_clock["deadline_ms"],
     )
     return _cached(
         _controls, key, lambda: render_to_string("games/partials/controls.html", context)

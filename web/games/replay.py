@@ -79,14 +79,9 @@ def mark_current(html: str, step: int) -> str:
 
 def replay_context(game: Game, step: int, last: int, position: engine.Position) -> dict:
     aborted = game.status == Game.Status.ABORTED and step == last
-    meta = {
-        "game": game.pk,
-        "version": step,
-        "status": game.status if aborted else Game.Status.FINISHED,
-        "ready": [],
-        "away": [],
-        "replay": True,
-    }
+    status = game.status if aborted else Game.Status.FINISHED
+    meta = {"game": game.pk, "version": step, "status": status, "ready": [], "away": []}
+    meta["replay"] = True
     return {
         "game": game,
         "position": position,
