@@ -15,15 +15,11 @@ _lock = threading.Lock()  # the in-memory claims: one read-modify-write at a tim
 
 
 def _keys(user_id: int, address: str | None) -> list[tuple[str, int]]:
-    cache = caches["default"]
-    keys = []
-    if settings.SKYJO_WS_MAX_PER_USER:
-        keys.append((cache.make_key(f"ws-claims:user:{user_id}"), settings.SKYJO_WS_MAX_PER_USER))
-    if address and settings.SKYJO_WS_MAX_PER_ADDRESS:
-        keys.append(
-            (cache.make_key(f"ws-claims:addr:{address}"), settings.SKYJO_WS_MAX_PER_ADDRESS)
-        )
-    return keys
+    caps = [
+        (f"user:{user_id}", settings.SKYJO_WS_MAX_PER_USER),
+        (f"addr:{address}", address and settings.SKYJO_WS_MAX_PER_ADDRESS),
+    ]
+    return [(caches["default"].make_key(f"ws-claims:{name}"), cap) for name, cap in caps if cap]
 
 
 def claim(*, user_id: int, address: str | None, channel: str) -> str | None:
