@@ -1,14 +1,10 @@
-"""The path converter of every id in the site's URLs, HTTP and websocket: ``<id:game_id>``.
-
-Importing this module registers it (skyjo_site.urls and web.sockets.routing do, before their
-patterns)."""
+"""``<id:...>``: the path converter of every id in the site's URLs (registered on import)."""
 
 from django.urls import register_converter
 
 
 class IdConverter:
-    """A row's id: 1 to 18 digits. Every such number fits the database's 64-bit integers, so a
-    longer one in a URL is no page (404) rather than an overflow in the query (a 500)."""
+    """1 to 18 digits: fits a 64-bit integer, so a longer one is a 404, not an overflow."""
 
     regex = "[0-9]{1,18}"
 

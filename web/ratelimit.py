@@ -1,11 +1,6 @@
-"""HTTP rate limits: django-ratelimit's counters in the default cache, and one 429 answer.
-
-- ``limit(setting, key=...)``: a view decorator reading its rate from ``settings.<setting>``
-  at each request.
-- ``WriteRateLimitMiddleware``: every other POST counts against ``SKYJO_RATELIMIT_WRITE``.
-- ``ratelimited``: HTTP 429, a page or the flash fragment for htmx.
-- ``count`` / ``refusal``: for a view that answers a limit itself.
-
+"""HTTP rate limits: django-ratelimit's counters in the default cache, with rates read from
+settings at each request (``limit``, ``count``, ``refusal``), every other POST counted against
+``SKYJO_RATELIMIT_WRITE`` (``WriteRateLimitMiddleware``) and one 429 answer (``ratelimited``).
 Limits, keys and settings: docs/configuration.md.
 """
 
@@ -27,17 +22,11 @@ EXEMPT_URL_NAMES = {"login"}  # django-axes throttles failed log-ins
 
 def setting_rate(name: str):
     """A django-ratelimit ``rate`` callable reading ``settings.<name>`` per request."""
-
-    def rate(group, request):
-        return getattr(settings, name)
-
-    rate.__name__ = f"rate_{name}"
-    return rate
+    return lambda group, request: getattr(settings, name)
 
 
 def limit(setting: str, *, key: str, group: str, method: str = "POST"):
-    """Limit a view to ``settings.<setting>`` requests per ``key`` (``ip``, ``user``…);
-    views sharing a ``group`` share one counter."""
+    """Limit a view to ``settings.<setting>`` requests per ``key``; a ``group`` is a counter."""
     return ratelimit(group=group, key=key, rate=setting_rate(setting), method=method)
 
 
@@ -45,16 +34,9 @@ def count(
     request, setting: str, *, key: str, group: str, method: str = "POST", increment: bool = True
 ) -> dict | None:
     """Count this request against ``settings.<setting>`` (``increment=False``: only look):
-    django-ratelimit's usage (``count``, ``limit``, ``should_limit``, ``time_left`` in
-    seconds), or ``None`` when limits are off or the request's method is not counted."""
-    return get_usage(
-        request,
-        group=group,
-        key=key,
-        rate=setting_rate(setting),
-        method=method,
-        increment=increment,
-    )
+    django-ratelimit's usage, or ``None`` when limits are off or the method is not counted."""
+    rate = setting_rate(setting)
+    return get_usage(request, group=group, key=key, rate=rate, method=method, increment=increment)
 
 
 def refusal(
@@ -67,10 +49,8 @@ def refusal(
     method: str = "POST",
     increment: bool = True,
 ) -> str | None:
-    """Count this request against ``settings.<setting>`` (``increment=False``: only look, for a
-    limit that counts something done later): under the limit (or with limits off) ``None``;
-    over it, the refusal for people, logged: ``text`` with ``%(count)s``, ``%(per)s`` (the
-    limit: "at most 5 an hour") and ``%(wait)s`` (until its window ends)."""
+    """``None`` under the limit (see ``count``), else the refusal, logged: ``text`` with
+    ``%(count)s``, ``%(per)s`` ("an hour", "every 2 hours") and ``%(wait)s`` (the time left)."""
     used = count(request, setting, key=key, group=group, method=method, increment=increment)
     if not used:
         return None
@@ -79,33 +59,25 @@ def refusal(
     if not used["should_limit"]:
         return None
     log_limited(request)
-    limit, per = window(setting)
-    return text % {"count": limit, "per": per, "wait": wait_text(used["time_left"])}
+    limit, seconds = _split_rate(getattr(settings, setting))
+    return text % {"count": limit, "per": _per(seconds), "wait": wait_text(used["time_left"])}
 
 
 def duration(seconds: int) -> str:
     """``seconds`` for people: "1 hour", "10 minutes", "2 days", "30 seconds"."""
     if seconds >= 86400 and seconds % 86400 == 0:
-        n = seconds // 86400
-        return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
-    if seconds >= 3600 and seconds % 3600 == 0:
-        n = seconds // 3600
-        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
-    if seconds >= 60 and seconds % 60 == 0:
-        n = seconds // 60
-        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
-    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
-
-
-def window(setting: str) -> tuple[int, str]:
-    """``(count, per period)`` of the rate in ``settings.<setting>``, for "at most 5 an hour"
-    or "at most 5 every 2 hours" ("5 in 1 hour" read oddly, and beside "Try again in 1 hour")."""
-    limit, seconds = _split_rate(getattr(settings, setting))
-    return limit, _per(seconds)
+        n, words = seconds // 86400, ngettext("%(n)s day", "%(n)s days", seconds // 86400)
+    elif seconds >= 3600 and seconds % 3600 == 0:
+        n, words = seconds // 3600, ngettext("%(n)s hour", "%(n)s hours", seconds // 3600)
+    elif seconds >= 60 and seconds % 60 == 0:
+        n, words = seconds // 60, ngettext("%(n)s minute", "%(n)s minutes", seconds // 60)
+    else:
+        n, words = seconds, ngettext("%(n)s second", "%(n)s seconds", seconds)
+    return words % {"n": n}
 
 
 def _per(seconds: int) -> str:
-    """ "an hour", "a day", "a minute", "a second", else "every 2 hours"."""
+    """ "an hour", "a day", "a minute", "a second", else "every 2 hours" ("at most 5 an hour")."""
     single = {
         86400: pgettext("rate", "a day"),
         3600: pgettext("rate", "an hour"),
@@ -162,13 +134,9 @@ class WriteRateLimitMiddleware:
         match = request.resolver_match
         if match is not None and match.url_name in EXEMPT_URL_NAMES:
             return None
+        rate = setting_rate("SKYJO_RATELIMIT_WRITE")
         if is_ratelimited(
-            request,
-            group=WRITE_GROUP,
-            key="user_or_ip",
-            rate=setting_rate("SKYJO_RATELIMIT_WRITE"),
-            method="POST",
-            increment=True,
+            request, WRITE_GROUP, key="user_or_ip", rate=rate, method="POST", increment=True
         ):
             return ratelimited(request, Ratelimited())
         return None

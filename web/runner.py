@@ -1,7 +1,6 @@
-"""The bot runner of a server process: an asyncio task that plays the due turns
-(games.autoplay.play_due_turns), then one finished game's analysis (analysis.services), for
-ever. Started when Daphne's reactor runs (skyjo_site.asgi) or else on the first connection
-(:class:`AutoplayMiddleware`); SKYJO_AUTOPLAY=false turns it off."""
+"""The bot runner of a server process: an asyncio task that plays the due turns, then one
+finished game's analysis, for ever; started with Daphne's reactor or on the first connection.
+SKYJO_AUTOPLAY=false turns it off."""
 
 import asyncio
 import logging
@@ -19,9 +18,8 @@ log = logging.getLogger("games.autoplay")
 
 
 async def run_forever(interval: float | None = None) -> None:
-    """Run :func:`_tick` every ``interval`` seconds (SKYJO_AUTOPLAY_INTERVAL), for ever, in a
-    thread of its own (its own database connection) through sync_to_async, so that what it
-    publishes reaches this event loop. An error is logged and the loop goes on."""
+    """:func:`_tick` every ``interval`` seconds in a thread of its own, for ever; an error is
+    logged and the loop goes on."""
     interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
     tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
@@ -36,11 +34,8 @@ async def run_forever(interval: float | None = None) -> None:
             raise
         except DATABASE_DOWN as exc:  # a restart or failover: one line, then keep trying
             if not down:
-                log.warning(
-                    "bot runner: the database failed, trying every %s s: %s",
-                    interval,
-                    one_line(exc),
-                )
+                message = "bot runner: the database failed, trying every %s s: %s"
+                log.warning(message, interval, one_line(exc))
                 down = True
         except Exception:
             log.exception("bot runner: a pass failed")
@@ -77,8 +72,7 @@ def ensure_started() -> asyncio.Task | None:
 
 
 def start_when_server_runs() -> None:
-    """Under Daphne (``daphne`` or ``manage.py runserver``): start the runner as soon as the
-    Twisted asyncio reactor runs, so due turns resume after a restart with no request."""
+    """Under Daphne: start the runner once the reactor runs (due turns resume at a restart)."""
     import sys
 
     reactor = sys.modules.get("twisted.internet.reactor")

@@ -40,8 +40,7 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
             {"fields": ("is_banned", "ban_reason", "banned_at", "banned_until")},
         ),
     )
-    # Bans go through moderation.services (the actions): it ends the player's access and
-    # writes the audit log entry.
+    # Bans go through moderation.services: it ends the player's access and writes the audit log.
     readonly_fields = ("is_banned", "ban_reason", "banned_at", "banned_until")
     action_form = BanActionForm
     actions = ("ban_users", "unban_users")
@@ -55,12 +54,10 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
             return
         until = timezone.now() + timedelta(days=days) if days else None
         try:
+            reason = request.POST.get("reason", "")
             banned = sum(
                 moderation.player_ban(
-                    moderator=request.user,
-                    user_id=pk,
-                    reason=request.POST.get("reason", ""),
-                    until=until,
+                    moderator=request.user, user_id=pk, reason=reason, until=until
                 )
                 for pk in queryset.exclude(pk=request.user.pk).values_list("pk", flat=True)
             )

@@ -2,10 +2,8 @@
 
 
 class ChangedColumnsOnly:
-    """ModelAdmin mixin: a change writes only the columns (and many-to-many fields) its form changed,
-    so the admin never puts back what another writer saved meanwhile (a rating, a ban, a log-in).
-    "Changed" is against what the page showed (``show_hidden_initial``), not the row at post time.
-    """
+    """ModelAdmin mixin: a change writes only the fields its form changed against what the page
+    showed, never putting back what another writer saved meanwhile."""
 
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)

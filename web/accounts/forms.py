@@ -60,8 +60,7 @@ class RegistrationForm(UserCreationForm):
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form that also turns banned players away. Its name field is called as
-    on the registration form: "Player name"."""
+    """Django's login form that also turns banned players away."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -81,8 +80,7 @@ class LoginForm(AuthenticationForm):
 
 
 class PasswordOnlyMixin:
-    """Save the password column alone: Django's forms save the whole row, and would put back a
-    rating or a ban written since the user was loaded."""
+    """Save the password column alone, never a rating or a ban read with the user."""
 
     def set_password_and_save(self, user, *args, commit=True, **kwargs):
         user = super().set_password_and_save(user, *args, commit=False, **kwargs)
@@ -104,9 +102,7 @@ class AdminPasswordOnlyForm(PasswordOnlyMixin, AdminPasswordChangeForm):
 
 
 class SettingsForm(forms.ModelForm):
-    """The player's settings. A new e-mail address needs the current password: the address
-    is where a password reset goes, so a session left open on a shared computer (or stolen)
-    could otherwise put its own address there, reset the password and keep the account."""
+    """The player's settings; a new e-mail address (where resets go) needs the password."""
 
     current_password = forms.CharField(
         label=_("Current password"),
@@ -140,8 +136,7 @@ class SettingsForm(forms.ModelForm):
         return user
 
     def clean_email(self):
-        """A new address (not the same one in other letter case) needs the current password,
-        checked before whether another account has the address: without it the answer tells
+        """A new address needs the current password, checked first, so the answer tells
         nothing of anyone's address."""
         email = self.cleaned_data["email"].strip()
         if email.lower() == (self.instance.email or "").lower():
@@ -162,8 +157,7 @@ class SettingsForm(forms.ModelForm):
 
 
 class AccountDeleteForm(forms.Form):
-    """The confirmation of the deletion of one's own account: the password, as a session left
-    open on a shared computer must not be enough."""
+    """Deleting one's own account takes the password: an open session is not enough."""
 
     password = forms.CharField(
         label=_("Current password"),

@@ -1,10 +1,6 @@
-"""Failed log-ins: who is refused, and what they are told (HTTP 429, the wait in words).
-
-- django-axes locks a (username, address) pair after ``AXES_FAILURE_LIMIT`` wrong passwords,
-  so nobody can lock another person out.
-- The brake: failed log-ins per address across usernames, past ``SKYJO_LOGIN_BRAKE``, stop
-  that address logging in until the window ends (against credential stuffing).
-"""
+"""Failed log-ins (HTTP 429, the wait in words): django-axes locks a (username, address) pair
+after ``AXES_FAILURE_LIMIT`` wrong passwords; the brake stops an address past
+``SKYJO_LOGIN_BRAKE`` failures across usernames until its window ends."""
 
 from datetime import timedelta
 
@@ -24,12 +20,9 @@ MAX_USERNAME = 150  # accounts.User.username: a longer one can be nobody's
 
 
 def axes_username(request, credentials=None) -> str | None:
-    """The username django-axes records (``AXES_USERNAME_CALLABLE``): the one typed, cut to
-    what a username can be, so that axes can store whatever was posted."""
-    if credentials:
-        username = credentials.get("username")
-    else:
-        username = getattr(request, "data", request.POST).get("username")
+    """``AXES_USERNAME_CALLABLE``: the username typed, cut to what a username can be."""
+    data = credentials or getattr(request, "data", request.POST)
+    username = data.get("username")
     if not isinstance(username, str):
         return None
     return username[:MAX_USERNAME].replace("\0", "")
@@ -47,13 +40,8 @@ def lockout_response(request, original_response=None, credentials=None):
 
 
 def _brake_usage(request, *, increment: bool):
-    return get_usage(
-        request,
-        group=BRAKE_GROUP,
-        key="ip",
-        rate=setting_rate("SKYJO_LOGIN_BRAKE"),
-        increment=increment,
-    )
+    rate = setting_rate("SKYJO_LOGIN_BRAKE")
+    return get_usage(request, group=BRAKE_GROUP, key="ip", rate=rate, increment=increment)
 
 
 def count_failure(sender, credentials=None, request=None, **kwargs) -> None:
@@ -76,9 +64,8 @@ def _refusal(request, *, brake: bool, wait: timedelta):
 
 
 class BrakeBackend:
-    """An authentication backend before the password check: while the address's brake is
-    engaged no log-in form (the admin's too) checks a password at all. It has no
-    ``get_user``, so that it never becomes a session's backend (as django-axes' own)."""
+    """Before the password check: while the brake is engaged no log-in form checks a password.
+    No ``get_user``: it never becomes a session's backend."""
 
     def authenticate(self, request, **credentials):
         if request is not None and brake_engaged(request) is not None:

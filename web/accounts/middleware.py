@@ -42,9 +42,7 @@ class UserLanguageMiddleware:
 
 
 class HtmxLoginRedirectMiddleware:
-    """An htmx request whose session has ended gets an ``HX-Redirect`` to the login page (and back
-    after it) instead of a redirect, which htmx would follow and swap into the fragment.
-    """
+    """An htmx request sent to log in gets ``HX-Redirect`` (htmx would swap a redirect in)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -63,8 +61,7 @@ class HtmxLoginRedirectMiddleware:
 
 
 def scope_language(scope) -> str:
-    """The language of a websocket connection, chosen as for a page: the player's setting,
-    else the language cookie, else the browser's Accept-Language, else LANGUAGE_CODE."""
+    """A websocket's language, chosen as a page's: the player's, the cookie's, the browser's."""
     user = scope.get("user")
     if user is not None and user.is_authenticated and user.language:
         return user.language

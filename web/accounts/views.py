@@ -32,25 +32,20 @@ NEW_PLAYER = "skyjo.new_player"
 
 
 def _next_page(request) -> str:
-    """Where the player was going (``next``, e.g. an invite link that sent them to log in),
-    if it is a page of this site; else ""."""
+    """Where the player was going (``next``) if it is a page of this site, else ""."""
     return local_url(request, request.POST.get("next") or request.GET.get("next")) or ""
 
 
 def register(request):
-    """The registration form. Two limits per address, each answered 429 with the form as typed
-    (the passwords excepted) and its own words: accounts created (SKYJO_RATELIMIT_REGISTER,
-    counted when one is made) and forms sent (SKYJO_RATELIMIT_REGISTER_TRIES, every POST).
-    A new account lands where ``next`` says (the invite link that asked them to log in)."""
+    """The registration form, limited per address (429 with the form as typed): accounts made
+    (SKYJO_RATELIMIT_REGISTER) and forms sent (SKYJO_RATELIMIT_REGISTER_TRIES)."""
     next_page = _next_page(request)
     if request.user.is_authenticated:
         return redirect(next_page or "home")
     form = RegistrationForm(request.POST or None)
-    if request.method == "POST":
-        limited = _registration_limited(request)
-        if limited:
-            context = {"form": form, "limited": limited, "next": next_page}
-            return render(request, "registration/register.html", context, status=429)
+    if request.method == "POST" and (limited := _registration_limited(request)):
+        context = {"form": form, "limited": limited, "next": next_page}
+        return render(request, "registration/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         ratelimit.count(request, "SKYJO_RATELIMIT_REGISTER", key="ip", group=REGISTERED)
@@ -66,8 +61,8 @@ REGISTER_TRIES = "skyjo.register.tries"
 
 
 def _registration_limited(request) -> str | None:
-    """The refusal of this registration POST, or ``None``: first the accounts this address
-    made (looked at, not counted: only an account made counts), then the forms it sent."""
+    """The refusal of this POST, or ``None``: the accounts made (looked at: only an account
+    made counts), then the forms sent."""
     return ratelimit.refusal(
         request,
         "SKYJO_RATELIMIT_REGISTER",
@@ -92,15 +87,11 @@ def _registration_limited(request) -> str | None:
     )
 
 
-def _changes_email(request) -> bool:
-    typed = (request.POST.get("email") or "").strip().lower()
-    return typed != (request.user.email or "").lower()
-
-
 def _email_limited(request):
-    """The answer to one e-mail change too many (SKYJO_RATELIMIT_EMAIL per user), else ``None``;
-    nothing is saved or checked, so the answer tells nothing of the address typed.
-    """
+    """The answer to an e-mail change too many (SKYJO_RATELIMIT_EMAIL), else ``None``; nothing
+    is saved or checked, so the answer tells nothing of the address typed."""
+    if _typed_email(None, request) == (request.user.email or "").lower():
+        return None
     limited = ratelimit.refusal(
         request,
         "SKYJO_RATELIMIT_EMAIL",
@@ -118,9 +109,8 @@ def _email_limited(request):
 
 
 def _tell_old_address(user, old: str) -> None:
-    """Tell the address a player had that it was replaced (in their language): password resets
-    go to the new one, so a change they did not make (their password known to someone) would
-    otherwise go unnoticed until they needed a reset."""
+    """Tell the replaced address (in the player's language): resets go to the new one, so a
+    change they did not make would otherwise go unnoticed."""
     with translation.override(user.language or translation.get_language()):
         subject = _("Your e-mail address on Skyjo Online was changed")
         body = render_to_string("accounts/email_changed.txt", {"name": user.get_username()})
@@ -134,10 +124,8 @@ def _tell_old_address(user, old: str) -> None:
 def settings_view(request):
     old_email = request.user.email  # the form's validation writes the new one into the user
     form = SettingsForm(request.POST or None, instance=request.user)
-    if request.method == "POST" and _changes_email(request):
-        refused = _email_limited(request)
-        if refused is not None:
-            return refused
+    if request.method == "POST" and (refused := _email_limited(request)) is not None:
+        return refused
     if request.method == "POST" and form.is_valid():
         user = form.save()
         if old_email and old_email.lower() != user.email.lower():
@@ -161,10 +149,8 @@ def _typed_email(group, request) -> str:
     return (request.POST.get("email") or "").strip().lower()
 
 
-# Each reset form sends an e-mail: SKYJO_RATELIMIT_WRITE alone let one address send 60 a
-# minute to one inbox, and anyone send them to any inbox from many addresses. The limit on
-# the address typed counts every address alike, known or not, so its 429 tells nothing of
-# who has an account.
+# Each reset sends an e-mail: limited per address and per address typed (known or not, so its
+# 429 tells nothing of who has an account).
 password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo.reset")(
     ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
         auth_views.PasswordResetView.as_view()
@@ -172,8 +158,7 @@ password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo
 )
 
 
-# The change form checks the old password: at SKYJO_RATELIMIT_WRITE's 60 a minute, a session
-# left open (or stolen) could guess it, 86,400 tries a day, and keep the account with it.
+# The change form checks the old password: a session left open must not guess it.
 password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")(
     auth_views.PasswordChangeView.as_view(form_class=PasswordChangeOnlyForm)
 )
@@ -183,9 +168,8 @@ password_change = ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group=
 @require_http_methods(["GET", "POST"])
 @ratelimit.limit("SKYJO_RATELIMIT_PASSWORD", key="user", group="skyjo.password")
 def account_delete(request):
-    """Delete one's own account, with one's password (accounts.deletion says what goes and what
-    stays). The tries count with the password changes' (SKYJO_RATELIMIT_PASSWORD): a session
-    left open could otherwise guess the password here."""
+    """Delete one's own account, with one's password (accounts.deletion); the tries count with
+    the password changes' (SKYJO_RATELIMIT_PASSWORD)."""
     user = request.user
     if not deletion.may_delete_self(user):
         return render(request, "accounts/delete.html", {"staff": True}, status=403)
@@ -200,10 +184,8 @@ def account_delete(request):
 
 @require_POST
 def set_language(request):
-    """The language switcher of every page: Django's ``set_language`` (the language cookie),
-    and for a player also their own setting, which wins over the cookie. The switcher posts
-    through htmx (its CSRF header comes with every page, so the page's HTML holds no token of
-    its own): the answer reloads the page in the new language."""
+    """Django's ``set_language`` (the cookie), and a player's own setting, which wins over it;
+    through htmx, the answer reloads the page."""
     response = django_set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):

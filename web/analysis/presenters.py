@@ -8,11 +8,8 @@ from analysis.core import LABELS
 
 
 def label_name(label: str | None) -> str:
-    return {
-        "inaccuracy": _("inaccuracy"),
-        "mistake": _("mistake"),
-        "blunder": _("blunder"),
-    }.get(label or "", "")
+    names = {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"), "blunder": _("blunder")}
+    return names.get(label or "", "")
 
 
 def best_text(move: dict) -> str:
@@ -71,39 +68,33 @@ def _points(value: float) -> str:
 
 
 def players_summary(data: dict, names, viewer_seat: int | None) -> list[dict]:
-    rows = []
-    for player in data["players"]:
-        rows.append(
-            {
-                **player,
-                "name": names[player["seat"]],
-                "mine": player["seat"] == viewer_seat,
-                "lost_text": _points(player["lost"]),
-                "accuracy_text": None
-                if player["accuracy"] is None
-                else _points(player["accuracy"]),
-                "line": summary_line(player),
-                "you_line": summary_line(player, you=True),
-                "round_list": [
-                    {"number": i + 1, "lost": _points(x)} for i, x in enumerate(player["rounds"])
-                ],
-            }
-        )
-    return rows
+    return [
+        {
+            **player,
+            "name": names[player["seat"]],
+            "mine": player["seat"] == viewer_seat,
+            "lost_text": _points(player["lost"]),
+            "accuracy_text": None if player["accuracy"] is None else _points(player["accuracy"]),
+            "line": summary_line(player),
+            "you_line": summary_line(player, you=True),
+            "round_list": [
+                {"number": i + 1, "lost": _points(x)} for i, x in enumerate(player["rounds"])
+            ],
+        }
+        for player in data["players"]
+    ]
 
 
 GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 def move_notes(data: dict, names=()) -> dict:
-    """The note of every analysed step (``{step: note}``), the same for every viewer: the
-    replay's move list shows them."""
+    """The note of every analysed step (``{step: note}``), the same for every viewer."""
     return {d["step"]: _note(d, names) for d in data["decisions"]}
 
 
 def step_notes(data: dict, step: int, viewer_seat: int | None, names=()) -> dict:
-    """What the replay adds at ``step``: the note of its decision, and the viewer's previous
-    and next labelled decisions."""
+    """The note of ``step``'s decision, and the viewer's previous and next labelled ones."""
     note = None
     mine = []
     for d in data["decisions"]:

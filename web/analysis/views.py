@@ -19,10 +19,8 @@ STOP_POLLING = 286
 
 
 def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Callable[[], dict]]:
-    """Context for games/replay.html at ``step`` (the analysis' state, each player's summary, the
-    step's note, the viewer's previous and next labelled decisions), and a function giving every
-    analysed step's note (``{step: note}``), called only when the move list is rendered.
-    """
+    """The replay's analysis context at ``step``, and a function giving every analysed step's
+    note (``{step: note}``), called only when the move list is rendered."""
     state, data = selectors.analysis_of(game)
     context = {"analysis_state": state, "viewer_seat": viewer_seat}
     if data is None:
@@ -35,8 +33,7 @@ def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Calla
 @login_required
 @require_GET
 def game_analysis_summary(request, game_id: int):
-    """The summary per player for the game-over screen and the replay. While it is pending the
-    answer polls itself (every 3 s, templates/analysis/summary.html) until it is there."""
+    """The summary per player; while pending, the fragment polls itself."""
     try:
         game, seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
     except NotFound as exc:

@@ -1,8 +1,5 @@
-"""HTML of the chat: the panel on a page load, and the fragments a socket pushes.
-
-The same templates serve both (templates/chat/). Every text is escaped by the templates'
-autoescape; nothing here marks a user's text safe.
-"""
+"""HTML of the chat: the panel and the fragments a socket pushes, from the same templates.
+Nothing here marks a user's text safe."""
 
 from __future__ import annotations
 
@@ -44,22 +41,14 @@ def item_of(message: Message) -> dict:
 
 
 def item_of_event(event: dict) -> dict:
-    return item(
-        id=event["id"],
-        author=event["author"],
-        name=event["name"],
-        text=event["text"],
-        quick=event["quick"],
-        at=event["at"],
-    )
+    return item(**{k: event[k] for k in ("id", "author", "name", "text", "quick", "at")})
 
 
 def panel_context(
     *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False
 ) -> dict:
-    """What the chat panel shows ``user``: their channel of a game (players' for a player,
-    spectators' for anyone else) or the lobby's chat; a player of a finished game also reads
-    the spectators' chat."""
+    """What the chat panel shows ``user``: their channel of a game or the lobby's chat; a
+    player of a finished game also reads the spectators'."""
     channel = (
         Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
     )
@@ -78,16 +67,13 @@ def panel_context(
         return context
     muted = muted_ids(user)
     where = {"game_id": game_id} if game_id is not None else {"lobby_id": lobby_id}
-    context["messages"] = [
-        item_of(m) for m in messages_for(user=user, channel=channel, muted=muted, **where)
-    ]
+
+    def items(channel):
+        return [item_of(m) for m in messages_for(user=user, channel=channel, muted=muted, **where)]
+
+    context["messages"] = items(channel)
     if game_id is not None and player and over:
-        context["spectator_messages"] = [
-            item_of(m)
-            for m in messages_for(
-                user=user, channel=Message.Channel.SPECTATORS, muted=muted, **where
-            )
-        ]
+        context["spectator_messages"] = items(Message.Channel.SPECTATORS)
     return context
 
 

@@ -1,8 +1,5 @@
-"""A player's own chat settings: mute or unmute a player, turn the chat off or on.
-
-Both answer an htmx request with 204 (the reader's open sockets redraw their chat panels,
-web.sockets.chat) and any other request with a redirect back to the page it came from.
-"""
+"""A player's chat settings (mute a player, the chat on or off): 204 to htmx (the reader's
+sockets redraw their panels), else a redirect back."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse

@@ -1,6 +1,5 @@
-"""Admin for lobbies and games: game state is shown read-only; moderators close lobbies and
-stop games through moderation.services (games.services below it), which locks, saves and
-publishes like every service, and writes the audit log entry."""
+"""Admin for lobbies and games, read-only: moderators close lobbies and stop games through
+moderation.services, which locks, saves, publishes and writes the audit log entry."""
 
 from django.contrib import admin, messages
 
@@ -23,9 +22,8 @@ class ReadOnlyMixin:
 
 
 class SecretFieldsMixin:
-    """``secret_fields`` hold what no player may see (face-down cards, the piles, the seed that
-    dealt them, a private lobby's invite code): shown to superusers only, never to staff a
-    superuser let view these rows, and not searched for them either."""
+    """``secret_fields`` hold what no player may see (face-down cards, the seed, an invite
+    code): shown to and searched by superusers only."""
 
     secret_fields: tuple[str, ...] = ()
 
@@ -37,9 +35,8 @@ class SecretFieldsMixin:
 
     def get_search_fields(self, request):
         fields = super().get_search_fields(request)
-        if request.user.is_superuser:
-            return fields
-        return tuple(f for f in fields if f not in self.secret_fields)
+        secret = () if request.user.is_superuser else self.secret_fields
+        return tuple(f for f in fields if f not in secret)
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):

@@ -1,6 +1,5 @@
-"""Engine views as the sockets send them: a group message's public view decoded, a seat's
-view of it, and the JSON frame of a view. Decoded views and JSON frames are cached per game
-and version: every socket of a game gets the same message and most send the same frame."""
+"""Engine views as the sockets send them: a group message's public view, a seat's view of it,
+and a view's JSON frame; the last two cached per game and version for all the sockets."""
 
 import json
 from dataclasses import replace
@@ -23,6 +22,15 @@ def public_of(view: View) -> View:
     return replace(view, seat=None, drawn=None)
 
 
+def cached(cache: BoundedCache, key, make):
+    """``cache``'s value for ``key``, made by ``make()`` and kept when missing."""
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.put(key, value)
+    return value
+
+
 _views = BoundedCache(1024, "presenters.views")
 _frames = BoundedCache(1024, "presenters.json_frames")
 
@@ -30,22 +38,12 @@ _frames = BoundedCache(1024, "presenters.json_frames")
 def view_of_message(message: dict) -> View:
     """The public view of a ``game.updated`` message (games.publish)."""
     key = (message["meta"]["game"], message["version"])
-    view = _views.get(key)
-    if view is None:
-        view = view_from_data(message["view"])
-        _views.put(key, view)
-    return view
+    return cached(_views, key, lambda: view_from_data(message["view"]))
 
 
 def json_frame(view: View, version: int, meta: dict) -> str:
     """The JSON frame of ``view`` (docs/protocol.md); ``clock`` only while a turn clock runs."""
     clock = meta.get("clock")
+    extra = {"version": version, "clock": clock} if clock else {"version": version}
     key = (meta["game"], version, view.drawn, repr(clock))
-    text = _frames.get(key)
-    if text is None:
-        frame = {**view.to_json(), "version": version}
-        if clock:
-            frame["clock"] = clock
-        text = json.dumps(frame)
-        _frames.put(key, text)
-    return text
+    return cached(_frames, key, lambda: json.dumps({**view.to_json(), **extra}))

@@ -1,9 +1,7 @@
 """HTML of the game board and lobby fragments; the same partials serve page loads and pushes.
 
-``board_html`` renders the public board of a spectator view, ``board_for`` once per version and
-language for every HTML socket of the process; ``controls_html`` one seat's private part. The
-board's pieces (cells, grids, a player's place around its grid) and each seat's controls are
-cached by content: a move changes few of them. Nothing here decides a rule.
+The board's pieces (cards, cells, grids, a player's place around its grid), whole boards and
+each seat's controls are cached by content: a move changes few of them. No rule is decided here.
 """
 
 import json
@@ -21,6 +19,32 @@ from accounts.names import short_name
 from core.caches import BoundedCache
 from games import clock, engine, movelog
 from games.labels import PHASE_LABELS, player_label
+from web.games.presenters import cached as _cached
+
+# Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
+# so that the template engine leaves it as it is, and no one types it.
+HOLE = mark_safe("\x00hole\x00")
+
+_cards = BoundedCache(32, "rendering.cards")  # one per face; no words in it
+# Bounded by what a key can be: 8 seats, 12 positions, 19 faces, a replay or not, a language.
+_cells = BoundedCache(32768, "rendering.cells")
+_grids = BoundedCache(4096, "rendering.grids")
+_grid_shells = BoundedCache(4096, "rendering.grid_shells")
+_place_shells = BoundedCache(8192, "rendering.place_shells")
+_boards = BoundedCache(1024, "rendering.boards")
+_controls = BoundedCache(4096, "rendering.controls")
+
+
+def _shell(cache: BoundedCache, key, template: str, context_with) -> tuple[str, str]:
+    """``template`` rendered with ``context_with(HOLE)``, as the text before and after the hole."""
+
+    def make():
+        before, hole, after = render_to_string(template, context_with(HOLE)).partition(HOLE)
+        if not hole:
+            raise ValueError(f"{template} did not render the hole where its contents go")
+        return before, after
+
+    return _cached(cache, key, make)
 
 
 def band(value: int) -> str:
@@ -29,11 +53,7 @@ def band(value: int) -> str:
         return "neg"
     if value == 0:
         return "low"
-    if value <= 4:
-        return "green"
-    if value <= 8:
-        return "mid"
-    return "high"
+    return "green" if value <= 4 else "mid" if value <= 8 else "high"
 
 
 def card(value) -> dict:
@@ -44,49 +64,29 @@ def card(value) -> dict:
         c = {"state": "down"}
     else:
         c = {"state": "up", "value": value, "band": band(value)}
-    c["html"] = _card_html(value, c)
+    html = _cached(_cards, value, lambda: render_to_string("games/partials/card.html", {"c": c}))
+    c["html"] = mark_safe(html)
     return c
 
 
-_cards = BoundedCache(32, "rendering.cards")  # one per face; no words in it
-
-# Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
-# so that the template engine leaves it as it is, and no one types it.
-HOLE = mark_safe("\x00hole\x00")
-
-
-def _card_html(value, c: dict) -> str:
-    html = _cards.get(value)
-    if html is None:
-        html = mark_safe(render_to_string("games/partials/card.html", {"c": c}))
-        _cards.put(value, html)
-    return html
-
-
 def named(view: engine.View) -> engine.View:
-    """``view`` with its players' names as the board says them: bots named in the active
-    language, every name cut to ``NAME_MAX`` (the whole name only in a player's tooltip)."""
+    """``view`` with its players' names as the board says them (bots in the active language,
+    every name cut to ``NAME_MAX``)."""
     return replace(view, players=tuple(short_name(player_label(n)) for n in view.players))
 
 
 def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
-    """One player's cards (games/partials/cell.html), each labelled for screen readers
-    (owner, row, column, value or "face down"/"removed"); cached with a hole for the name."""
+    """One player's cards (games/partials/cell.html), each labelled for screen readers."""
     language = translation.get_language()
     owner = conditional_escape(name)
-    cells = []
-    for pos, value in enumerate(grid):
-        key = (language, seat, replay, pos, value)
-        html = _cells.get(key)
-        if html is None:
-            html = _cell_html(seat, pos, value, replay)
-            _cells.put(key, html)
-        cells.append(html.replace(HOLE, owner))
-    return cells
-
-
-# Bounded by what a key can be: 8 seats, 12 positions, 19 faces, a replay or not, a language.
-_cells = BoundedCache(32768, "rendering.cells")
+    return [
+        _cached(
+            _cells,
+            (language, seat, replay, pos, value),
+            lambda pos=pos, value=value: _cell_html(seat, pos, value, replay),
+        ).replace(HOLE, owner)
+        for pos, value in enumerate(grid)
+    ]
 
 
 def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
@@ -111,6 +111,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
     players = []
     last = view.results[-1] if view.results else None
     over = view.phase in (engine.ROUND_OVER, engine.GAME_OVER)
+    game_over = view.phase == engine.GAME_OVER
     winners = set(view.winners)
     recent = meta.get("recent") or []
     changed = movelog.changed_cell(recent, meta["version"])
@@ -135,10 +136,10 @@ def board_context(view: engine.View, meta: dict) -> dict:
                 "doubled": bool(over and last and last.ender == seat and last.doubled),
             }
         )
-        place = player_html(players[-1], round_over=over, game_over=view.phase == engine.GAME_OVER)
+        place = player_html(players[-1], round_over=over, game_over=game_over)
         players[-1]["html"] = place if highlight is None else mark_changed(place, seat, highlight)
-    # Only the score table reads them: at the end of a round or of the game.
     rounds = [round_scores(i, r) for i, r in enumerate(view.results)] if over else []
+    turn = _("It is %(name)s's turn.") % {"name": current_name} if current_name is not None else ""
     return {
         "view": view,
         "meta": meta,
@@ -147,7 +148,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "places": mark_safe("".join(p["html"] for p in players)),
         # The score table at the end of the game: the winner first, then by total.
         "standings": sorted(players, key=lambda p: (not p["winner"], p["total"], p["seat"]))
-        if view.phase == engine.GAME_OVER
+        if game_over
         else players,
         "phase_label": PHASE_LABELS.get(view.phase, view.phase),
         "current_name": current_name,
@@ -156,16 +157,12 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "discard_top": card(view.discard_top) if view.discard_top is not None else None,
         "rounds": rounds,
         "round_over": over,
-        "game_over": view.phase == engine.GAME_OVER,
+        "game_over": game_over,
         "aborted": meta.get("status") == "aborted",
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
         "log": log_html(recent, view, meta),
-        "turn_text": (
-            _("It is %(name)s's turn.") % {"name": view.players[view.current]}
-            if view.current is not None
-            else ""
-        ),
+        "turn_text": turn,
         "clock": clock_context(meta.get("clock")),
     }
 
@@ -188,8 +185,7 @@ def round_scores(index: int, result: engine.RoundResult) -> dict:
 
 def table_bar(view: engine.View, current_name: str | None) -> dict:
     """The words of the board's table bar: round, turn, piles."""
-    n = view.deck_count
-    top = view.discard_top
+    n, top = view.deck_count, view.discard_top
     return {
         "round": _("Round %(number)s") % {"number": view.round},
         "turn": mark_safe(
@@ -224,8 +220,7 @@ def log_html(recent: list, view: engine.View, meta: dict) -> str:
 
 
 def clock_context(public: dict | None) -> dict | None:
-    """The countdown of the board: the deadline for the page's ticker (static/js/clock.js)
-    and the time left when rendered, for a page without scripts."""
+    """The board's countdown (games/partials/clock.html, static/js/clock.js)."""
     if not public:
         return None
     ends = clock.deadline_ms(public)
@@ -233,75 +228,38 @@ def clock_context(public: dict | None) -> dict | None:
 
 
 def countdown(deadline_ms: int) -> dict:
-    """A countdown to ``deadline_ms`` for games/partials/clock.html: the deadline, and the
-    seconds left and their "m:ss" as rendered now (for a page without scripts)."""
+    """The deadline, and the seconds left and their "m:ss" as rendered now."""
     left = max(0, math.ceil(deadline_ms / 1000 - timezone.now().timestamp()))
     return {"deadline_ms": deadline_ms, "seconds": left, "left": f"{left // 60}:{left % 60:02d}"}
-
-
-_grids = BoundedCache(4096, "rendering.grids")
 
 
 def grid_html(
     seat: int, name: str, grid, changed: int | None = None, *, replay: bool = False
 ) -> str:
-    """One player's cards (``grid``), the card at ``changed`` marked as the last move's
-    (the mark is set on the cached grid, not part of it)."""
+    """One player's cards, the card at ``changed`` marked as the last move's."""
     language = translation.get_language()
-    key = (language, seat, name, replay, tuple(grid))
-    html = _grids.get(key)
-    if html is None:
-        before, after = _grid_shells.around(
+
+    def make():
+        before, after = _shell(
+            _grid_shells,
             (language, seat, name, replay),
             "games/partials/grid.html",
             lambda hole: {"p": {"seat": str(seat), "name": name, "cells": [hole]}},
         )
-        html = mark_safe(before + "".join(cells_of(seat, name, grid, replay=replay)) + after)
-        _grids.put(key, html)
+        return mark_safe(before + "".join(cells_of(seat, name, grid, replay=replay)) + after)
+
+    html = _cached(_grids, (language, seat, name, replay, tuple(grid)), make)
     return html if changed is None else mark_changed(html, seat, changed)
 
 
 def mark_changed(html: str, seat: int, pos: int) -> str:
-    """``html`` (a grid, or a player's place) with the card at ``pos`` marked as the one the
-    last move changed."""
+    """``html`` (a grid or a place) with the card at ``pos`` marked as the last move's."""
     cell = f'class="cell" id="cell-{seat}-{pos}"'
     return mark_safe(html.replace(cell, f'class="cell just-changed" id="cell-{seat}-{pos}"', 1))
 
 
-class Shells:
-    """A partial rendered around a hole, kept as the text before and after it (a grid's
-    wrapper, a player's place around its grid): filling it joins three strings."""
-
-    def __init__(self, size: int, name: str | None = None) -> None:
-        self.size = size
-        self._cache = BoundedCache(size, name)
-
-    def around(self, key, template: str, context_with) -> tuple[str, str]:
-        """The shell of ``template`` for ``key``; ``context_with(hole)``: its context, with
-        ``hole`` where the contents go."""
-        shell = self._cache.get(key)
-        if shell is None:
-            before, hole, after = render_to_string(template, context_with(HOLE)).partition(HOLE)
-            if not hole:
-                raise ValueError(f"{template} did not render the hole where its contents go")
-            shell = (before, after)
-            self._cache.put(key, shell)
-        return shell
-
-    def clear(self) -> None:
-        self._cache.clear()
-
-    def __len__(self) -> int:
-        return len(self._cache)
-
-
-_grid_shells = Shells(4096, "rendering.grid_shells")
-_place_shells = Shells(8192, "rendering.place_shells")
-
-
 def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
-    """One player's place on the board (games/partials/player.html): name, badges, total and
-    grid; the place around the grid is cached per header and language."""
+    """One player's place (games/partials/player.html) around their grid."""
     ready = round_over and not game_over and p["ready"]
     key = (
         translation.get_language(),
@@ -309,7 +267,8 @@ def player_html(p: dict, *, round_over: bool, game_over: bool) -> str:
         ready,
         p["total"],
     )
-    before, after = _place_shells.around(
+    before, after = _shell(
+        _place_shells,
         key,
         "games/partials/player.html",
         lambda hole: {
@@ -325,25 +284,16 @@ def board_html(view: engine.View, meta: dict) -> str:
     return render_to_string("games/partials/board.html", board_context(view, meta))
 
 
-_boards = BoundedCache(1024, "rendering.boards")
-
-
 def board_for(view: engine.View, meta: dict, language: str) -> str:
-    """The public board of ``meta``'s game and version (with its away seats and clock) in
-    ``language``, rendered once in this process for all its sockets."""
-    key = (
-        meta["game"],
-        meta["version"],
-        language,
-        tuple(meta.get("away", ())),
-        repr(meta.get("clock")),
-    )
-    html = _boards.get(key)
-    if html is None:
+    """The public board of ``meta``'s game and version in ``language``, rendered once in this
+    process for all its sockets."""
+    away, clock_now = tuple(meta.get("away", ())), repr(meta.get("clock"))
+
+    def make():
         with translation.override(language):
-            html = board_html(view, meta)
-        _boards.put(key, html)
-    return html
+            return board_html(view, meta)
+
+    return _cached(_boards, (meta["game"], meta["version"], language, away, clock_now), make)
 
 
 def controls_context(view: engine.View, meta: dict) -> dict:
@@ -385,37 +335,31 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
-_controls = BoundedCache(4096, "rendering.controls")
+# Everything controls.html reads, with the game's and view's fields and the drawn card below.
+_CONTROLS_KEYS = ("seat", "aborted", "my_turn", "legal_json", "current_name", "reveals_left")
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
     """One seat's controls, cached by everything the template reads."""
     context = controls_context(view, meta)
-    drawn = context["drawn"]
+    drawn, my_clock = context["drawn"], context["my_clock"]
     key = (
         translation.get_language(),
         meta.get("game"),
         meta.get("rematch"),
-        context["seat"],
         view.phase,
         view.round,
         view.drawing,
-        context["aborted"],
-        context["my_turn"],
+        *(context[k] for k in _CONTROLS_KEYS),
         drawn and (drawn["state"], drawn.get("value")),
-        context["legal_json"],
-        context["current_name"],
         tuple(context["waiting_on"]),
-        context["reveals_left"],
         context["i_am_ready"],
         context["i_am_away"],
-        context["my_clock"] and context["my_clock"]["deadline_ms"],
+        my_clock and my_clock["deadline_ms"],
     )
-    html = _controls.get(key)
-    if html is None:
-        html = render_to_string("games/partials/controls.html", context)
-        _controls.put(key, html)
-    return html
+    return _cached(
+        _controls, key, lambda: render_to_string("games/partials/controls.html", context)
+    )
 
 
 def heartbeat_html(version: int) -> str:
@@ -424,8 +368,7 @@ def heartbeat_html(version: int) -> str:
 
 
 def presence_html(offline) -> str:
-    """The line of each seat the table waits for (selectors.Offline), with the time left
-    before the medium bot plays for them (static/js/clock.js counts it down)."""
+    """Each seat the table waits for, with the time left before the bot plays for them."""
     lines = [
         {
             "seat": seat.seat,

@@ -1,17 +1,9 @@
-"""The replay of a game that is over, step by step, like lichess's analysis board.
+"""The replay of a game that is over, step by step: each step shows the spectator view of that
+moment (``?step=N``, clamped; not a whole number: 400), an htmx request only ``replay-body``.
 
-Every step shows the spectator view of that moment (``engine.position_at``): a face-down card
-stays face down even though the record is public once the game is over. ``?step=N`` picks the
-step (out of range: clamped to the first or last; not a whole number: 400). An htmx request gets
-only the ``replay-body`` fragment (board, navigation and move list), any other the whole page.
-
-A game that is over never changes, so its record is assembled once per process
-(``records.finished_record``) and its move list (every step in words, with the analysis' notes)
-rendered once per language and state of the analysis (``_move_lists``); a step walks the record
-up to itself without describing the steps before. Rendering a list is the costly part (a
-quarter of a second of CPU for a long game): a user's renders are limited
-(SKYJO_RATELIMIT_REPLAY). A step asked for by the page's own links leaves the list the page
-shows in place (``MOVES_HEADER``). Figures: docs/performance.md, "the cost of a replay".
+A finished game never changes: its move list is rendered once per language and analysis state
+(``_move_lists``), each render limited per user (SKYJO_RATELIMIT_REPLAY); the page's own links
+name the list they show (``MOVES_HEADER``) and get it back as a placeholder.
 """
 
 import re
@@ -42,13 +34,7 @@ REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def parse_step(raw: str | None, count: int) -> int | None:
-    """The step asked for, clamped to ``0 .. count - 1``; ``None`` if it is no whole number.
-
-    >>> parse_step(None, 10), parse_step("4", 10), parse_step("-3", 10), parse_step("99", 10)
-    (0, 4, 0, 9)
-    >>> parse_step("2.5", 10) is None
-    True
-    """
+    """The step asked for, clamped to ``0 .. count - 1``; ``None`` if it is no whole number."""
     if raw is None:
         return 0
     try:
@@ -59,18 +45,12 @@ def parse_step(raw: str | None, count: int) -> int | None:
 
 
 # (game, status, language, analysis state) -> (steps, the move list with a mark per step).
-# A long game's list is about a megabyte: a few dozen games' lists in a process.
 _move_lists = BoundedCache(32)
 _MARK = re.compile("\x00[0-9]+\x00|\x01[0-9]+\x01")
 
 
-def move_list_key(game: Game, analysis_state: str) -> tuple:
-    return (game.pk, game.status, translation.get_language(), analysis_state)
-
-
 def render_move_list(game: Game, record: dict, notes: dict) -> tuple[int, str]:
-    """``(number of steps, the move list's HTML)``, each step's item carrying a mark that
-    :func:`mark_current` turns into the current step's highlight or drops."""
+    """``(number of steps, the move list's HTML)``, marked for :func:`mark_current`."""
     moves = [
         {
             "step": p.step,
@@ -88,29 +68,20 @@ def render_move_list(game: Game, record: dict, notes: dict) -> tuple[int, str]:
     return len(moves), html
 
 
-# A step asked for by the replay's own links names the list the page shows (its analysis
-# state, templates/games/replay.html): the answer leaves it in place (hx-preserve) instead of
-# sending it again, a megabyte for a long game at every arrow key.
 MOVES_HEADER = "X-Skyjo-Moves"
 KEPT_MOVES = mark_safe('<div class="moves-scroll" id="moves" hx-preserve></div>')
 
 
 def mark_current(html: str, step: int) -> str:
     html = html.replace(f"\x00{step}\x00", " is-current", 1)
-    html = html.replace(f"\x01{step}\x01", ' aria-current="step"', 1)
-    return mark_safe(_MARK.sub("", html))
+    return mark_safe(_MARK.sub("", html.replace(f"\x01{step}\x01", ' aria-current="step"', 1)))
 
 
 def replay_context(game: Game, step: int, last: int, position: engine.Position) -> dict:
     aborted = game.status == Game.Status.ABORTED and step == last
-    meta = {
-        "game": game.pk,
-        "version": step,
-        "status": game.status if aborted else Game.Status.FINISHED,
-        "ready": [],
-        "away": [],
-        "replay": True,
-    }
+    status = game.status if aborted else Game.Status.FINISHED
+    meta = {"game": game.pk, "version": step, "status": status, "ready": [], "away": []}
+    meta["replay"] = True
     return {
         "game": game,
         "position": position,
@@ -141,11 +112,10 @@ def game_replay(request, game_id: int):
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )
     analysis, move_notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
-    key = move_list_key(game, analysis["analysis_state"])
+    key = (game.pk, game.status, translation.get_language(), analysis["analysis_state"])
     found = _move_lists.get(key)
     if found is None:
-        limited = _move_list_limited(request)
-        if limited:
+        if limited := _move_list_limited(request):
             return limited
         found = render_move_list(game, record, move_notes())
         _move_lists.put(key, found)
@@ -167,11 +137,8 @@ def game_replay(request, game_id: int):
 
 
 def _move_list_limited(request):
-    """The answer to one move list too many to render (SKYJO_RATELIMIT_REPLAY per user), else
-    ``None``. Rendering a long game's list takes a fraction of a second of CPU: a loop over
-    many games and languages, each a miss of the cache, would keep a process busy. A list
-    rendered once is served from the cache, uncounted. An htmx step (a list dropped from the
-    cache since) loads the page, which says why."""
+    """The answer to a move list too many to render, else ``None``; an htmx step reloads the
+    page, which says why."""
     message = ratelimit.refusal(
         request,
         "SKYJO_RATELIMIT_REPLAY",

@@ -4,6 +4,7 @@ from web.games import replay as replay_views
 from web.games import views
 
 app_name = "games"
+BOTS = "lobbies/<id:lobby_id>/bots/<id:seat_index>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,16 +16,8 @@ urlpatterns = [
     path("lobbies/<id:lobby_id>/leave/", views.lobby_leave, name="lobby_leave"),
     path("lobbies/<id:lobby_id>/remove/<id:seat_index>/", views.lobby_remove, name="lobby_remove"),
     path("lobbies/<id:lobby_id>/start/", views.lobby_start, name="lobby_start"),
-    path(
-        "lobbies/<id:lobby_id>/bots/<id:seat_index>/add/",
-        views.lobby_add_bot,
-        name="lobby_add_bot",
-    ),
-    path(
-        "lobbies/<id:lobby_id>/bots/<id:seat_index>/remove/",
-        views.lobby_remove_bot,
-        name="lobby_remove_bot",
-    ),
+    path(f"{BOTS}add/", views.lobby_add_bot, name="lobby_add_bot"),
+    path(f"{BOTS}remove/", views.lobby_remove_bot, name="lobby_remove_bot"),
     path("play/bots/", views.play_bots, name="play_bots"),
     path("games/<id:game_id>/", views.game_detail, name="game"),
     path("games/<id:game_id>/state.json", views.game_state_json, name="game_state"),

@@ -24,6 +24,8 @@ from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
 from web.games.presenters import public_of
 from web.ratelimit import limit
 
+END_SCORE = {"label": gettext_lazy("End score"), "min_value": 1, "max_value": 1000, "initial": 100}
+
 
 class BotGameForm(forms.Form):
     bots = forms.TypedChoiceField(
@@ -33,20 +35,24 @@ class BotGameForm(forms.Form):
         initial=3,
     )
     level = forms.ChoiceField(label=gettext_lazy("Level"), choices=LEVEL_CHOICES, initial="medium")
-    end_score = forms.IntegerField(
-        label=gettext_lazy("End score"), min_value=1, max_value=1000, initial=100
-    )
+    end_score = forms.IntegerField(**END_SCORE)
 
 
-# Rate limits (web.ratelimit); every POST also counts against SKYJO_RATELIMIT_WRITE.
+# Every POST also counts against SKYJO_RATELIMIT_WRITE (web.ratelimit).
 create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
 join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 
 
+def _try(request, call):
+    """``call()``, or ``None`` with its ``ServiceError``'s message shown."""
+    try:
+        return call()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+
+
 def home(request):
-    """The home page; a player who has just registered is welcomed (the message above), not
-    welcomed "back"."""
-    new_player = request.session.pop(NEW_PLAYER, False)
+    new_player = request.session.pop(NEW_PLAYER, False)  # welcomed, not welcomed "back"
     return render(request, "games/home.html", {"bot_form": BotGameForm(), "new_player": new_player})
 
 
@@ -56,15 +62,12 @@ def home(request):
 def play_bots(request):
     """One click from the home page: a private game against bots, started at once."""
     form = BotGameForm(request.POST)
-    if form.is_valid():
-        try:
-            game = services.bot_game_create(user=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-        else:
-            return redirect("games:game", game.pk)
-    else:
+    if not form.is_valid():
         messages.error(request, _("Choose 1 to 7 bots, a level and an end score from 1 to 1000."))
+    elif game := _try(
+        request, lambda: services.bot_game_create(user=request.user, **form.cleaned_data)
+    ):
+        return redirect("games:game", game.pk)
     return redirect("games:home")
 
 
@@ -93,13 +96,7 @@ class LobbyForm(forms.Form):
         required=False,
         initial=True,
     )
-    end_score = forms.IntegerField(
-        label=gettext_lazy("End score"),
-        min_value=1,
-        max_value=1000,
-        initial=100,
-        help_text=gettext_lazy("Default 100."),
-    )
+    end_score = forms.IntegerField(**END_SCORE, help_text=gettext_lazy("Default 100."))
     double_on_tie = forms.BooleanField(
         label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
     )
@@ -149,8 +146,7 @@ def lobby_list(request):
 
 
 def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
-    """The lobby if the user may see it (selectors.lobby_for_user), else the same 404 as for
-    an id no lobby has, for every lobby URL, a POST's too."""
+    """The lobby if the user may see it, else the 404 of a lobby that is not there."""
     try:
         return selectors.lobby_for_user(
             lobby_id=lobby_id, user=request.user, invite_code=invite_code
@@ -183,15 +179,9 @@ def lobby_invite(request, code: str):
     return lobby_detail(request, lobby.pk, invite_code=code)
 
 
-def _lobby_action(request, lobby_id: int, call, success: str | None = None):
+def _host_action(request, lobby_id: int, service, **kwargs):
     _lobby_or_404(request, lobby_id)
-    try:
-        call()
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        if success:
-            messages.success(request, success)
+    _try(request, lambda: service(lobby_id=lobby_id, host=request.user, **kwargs))
     return redirect("games:lobby", lobby_id)
 
 
@@ -217,10 +207,7 @@ def lobby_join(request, lobby_id: int):
 @require_POST
 def lobby_leave(request, lobby_id: int):
     _lobby_or_404(request, lobby_id)
-    try:
-        services.lobby_leave(lobby_id=lobby_id, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
+    if _try(request, lambda: services.lobby_leave(lobby_id=lobby_id, user=request.user)) is None:
         return redirect("games:lobby", lobby_id)
     messages.info(request, _("You left the lobby."))
     return redirect("games:lobbies")
@@ -229,40 +216,22 @@ def lobby_leave(request, lobby_id: int):
 @login_required
 @require_POST
 def lobby_remove(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_remove_player(
-            lobby_id=lobby_id, host=request.user, seat_index=seat_index
-        ),
-    )
+    return _host_action(request, lobby_id, services.lobby_remove_player, seat_index=seat_index)
 
 
 @login_required
 @require_POST
 def lobby_add_bot(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_add_bot(
-            lobby_id=lobby_id,
-            host=request.user,
-            seat_index=seat_index,
-            level=request.POST.get("level", ""),
-        ),
+    level = request.POST.get("level", "")
+    return _host_action(
+        request, lobby_id, services.lobby_add_bot, seat_index=seat_index, level=level
     )
 
 
 @login_required
 @require_POST
 def lobby_remove_bot(request, lobby_id: int, seat_index: int):
-    return _lobby_action(
-        request,
-        lobby_id,
-        lambda: services.lobby_remove_bot(
-            lobby_id=lobby_id, host=request.user, seat_index=seat_index
-        ),
-    )
+    return _host_action(request, lobby_id, services.lobby_remove_bot, seat_index=seat_index)
 
 
 @login_required
@@ -270,17 +239,13 @@ def lobby_remove_bot(request, lobby_id: int, seat_index: int):
 @join_limit
 def lobby_start(request, lobby_id: int):
     _lobby_or_404(request, lobby_id)
-    try:
-        game = services.lobby_start(lobby_id=lobby_id, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("games:lobby", lobby_id)
-    return redirect("games:game", game.pk)
+    if game := _try(request, lambda: services.lobby_start(lobby_id=lobby_id, user=request.user)):
+        return redirect("games:game", game.pk)
+    return redirect("games:lobby", lobby_id)
 
 
 def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
-    """The game and the user's seat, if they may see it (selectors.game_for_user), else the
-    404 of a game that is not there, for every game URL, a POST's too."""
+    """The game and the user's seat if they may see it, else the 404 of a game not there."""
     try:
         return selectors.game_for_user(game_id=game_id, user=request.user)
     except NotFound as exc:
@@ -348,20 +313,15 @@ def game_record_json(request, game_id: int):
 @join_limit
 def game_rematch(request, game_id: int):
     _game_or_404(request, game_id)  # a private game's stranger: as if there were none
-    try:
-        new = services.game_rematch(game_id=game_id, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("games:game", game_id)
-    return redirect("games:game", new.pk)
+    new = _try(request, lambda: services.game_rematch(game_id=game_id, user=request.user))
+    return redirect("games:game", new.pk if new else game_id)
 
 
 @login_required
 @require_POST
 def game_abandon(request, game_id: int):
-    """The only human of a game against bots ends it (services.game_abandon); the form says
-    whether they were told it counts (``counts``: 1 or 0), so that a move made since the page
-    was loaded never turns what they read into something else."""
+    """The only human of a game against bots ends it; ``counts`` (1 or 0) is what the form told
+    them, so that a move made since never changes what they agreed to."""
     told = {"1": True, "0": False}.get(request.POST.get("counts"))
     _game_or_404(request, game_id)  # a private game's stranger: as if there were none
     try:

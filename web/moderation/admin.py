@@ -1,21 +1,14 @@
 """Reports and the audit log in the admin, read-only: reports are handled from the moderation
-queue (/moderation/) through moderation.services; audit log entries are never added, changed
-or deleted by hand."""
+queue through moderation.services; audit log entries are never written by hand."""
 
 from django.contrib import admin
 
 from moderation.models import AuditEntry, Report
+from web.games.admin import ReadOnlyMixin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    pass
 
 
 @admin.register(Report)

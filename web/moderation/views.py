@@ -1,6 +1,5 @@
-"""Pages of moderation: players report a message, a player or a game; moderators work
-through the queue, a player's or a game's file and the audit log, and act through
-moderation.services (every action a POST, checked against the moderator's permission)."""
+"""Players report a message, a player or a game; moderators read the queue, the files and the
+audit log, and act through moderation.services (a POST, checked against their permission)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,10 +21,6 @@ from moderation import selectors, services
 from moderation.models import Report
 from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
 from web.redirects import local_url
-
-
-def _received() -> str:
-    return _("Thank you: your report was received. A moderator will look at it.")
 
 
 def _back(request, default: str) -> str:
@@ -58,15 +53,15 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
             messages.error(request, exc.message)
         else:
             if created:
-                messages.success(request, _received())
+                messages.success(
+                    request, _("Thank you: your report was received. A moderator will look at it.")
+                )
             else:
                 messages.info(
                     request, _("You have reported this already: a moderator will look at it.")
                 )
             return redirect(_back(request, back))
-    earlier = None
-    if not targets:
-        earlier = _existing(request.user, kind, target_id)
+    earlier = None if targets else _existing(request.user, kind, target_id)
     return render(
         request,
         "moderation/report.html",
@@ -123,14 +118,12 @@ def report_message(request, message_id):
         raise Http404 from exc
     if message.author_id == request.user.pk:
         raise Http404
-    if message.game_id:
-        back = reverse("games:game", args=[message.game_id])
-    else:
-        back = reverse("games:lobby", args=[message.lobby_id])
     return _report_page(
         request,
         title=_("Report a message by %(name)s") % {"name": short_name(message.author.username)},
-        back=back,
+        back=reverse("games:game", args=[message.game_id])
+        if message.game_id
+        else reverse("games:lobby", args=[message.lobby_id]),
         kind=Report.Kind.MESSAGE,
         target_id=message.pk,
     )
@@ -144,44 +137,39 @@ def _moderator(request, codename="view_report"):
         raise PermissionDenied
 
 
+def _with_forms(request, template: str, **context):
+    """A moderator's page with what its action forms offer."""
+    forms = {
+        "next": request.get_full_path(),
+        "silence_choices": SanctionForm.base_fields["duration"].choices,
+        "ban_choices": BanForm.base_fields["duration"].choices,
+    }
+    return render(request, template, {**context, "forms": forms})
+
+
 def queue(request):
     _moderator(request)
     items, total = selectors.open_reports(viewer=request.user)
-    return render(
-        request,
-        "moderation/queue.html",
-        {"items": items, "total": total, "forms": _forms(request.get_full_path())},
-    )
+    return _with_forms(request, "moderation/queue.html", items=items, total=total)
 
 
 def player_file(request, username):
     _moderator(request)
     player = get_object_or_404(User, username=username)
-    return render(
-        request,
-        "moderation/player.html",
-        {
-            "file": selectors.player_file(player, viewer=request.user),
-            "forms": _forms(request.get_full_path()),
-        },
-    )
+    file = selectors.player_file(player, viewer=request.user)
+    return _with_forms(request, "moderation/player.html", file=file)
 
 
 def game_file(request, game_id):
     _moderator(request)
     game = get_object_or_404(Game.objects.select_related("lobby"), pk=game_id)
-    return render(
-        request,
-        "moderation/game.html",
-        {"file": selectors.game_file(game), "forms": _forms(request.get_full_path())},
-    )
+    return _with_forms(request, "moderation/game.html", file=selectors.game_file(game))
 
 
 def audit_log(request):
     _moderator(request, "view_auditentry")
-    player = None
-    if request.GET.get("player"):
-        player = User.objects.filter(username=request.GET["player"]).first()
+    name = request.GET.get("player")
+    player = User.objects.filter(username=name).first() if name else None
     return render(
         request,
         "moderation/log.html",
@@ -189,81 +177,25 @@ def audit_log(request):
     )
 
 
-def _forms(here: str) -> dict:
-    """What the action forms of a page offer (they are written out in the templates, with ids
-    of their own per report)."""
-    return {
-        "next": here,
-        "silence_choices": SanctionForm.base_fields["duration"].choices,
-        "ban_choices": BanForm.base_fields["duration"].choices,
-    }
-
-
-# Moderators' actions: name -> (permission, form, call(moderator, pk, form), done) ------------
-
-
-def _note(form):
-    return {"reason": form.cleaned_data["reason"], "report_id": form.cleaned_data["report"]}
-
-
+# Moderators' actions: name -> (permission, moderation.services function, done). The function's
+# first word names its target; a silence and a ban take a duration; the actions that may answer
+# a report are told which.
 ACTIONS = {
-    "dismiss": (
-        "dismiss_report",
-        ActionForm,
-        lambda m, pk, f: services.report_dismiss(
-            moderator=m, report_id=pk, reason=f.cleaned_data["reason"]
-        ),
-        gettext_lazy("The report is dismissed."),
-    ),
-    "hide": (
-        "hide_message",
-        ActionForm,
-        lambda m, pk, f: services.message_hide(moderator=m, message_id=pk, **_note(f)),
-        gettext_lazy("The message is hidden."),
-    ),
+    "dismiss": ("dismiss_report", "report_dismiss", gettext_lazy("The report is dismissed.")),
+    "hide": ("hide_message", "message_hide", gettext_lazy("The message is hidden.")),
     "silence": (
         "silence_player",
-        SanctionForm,
-        lambda m, pk, f: services.player_silence(
-            moderator=m, user_id=pk, until=f.until(), **_note(f)
-        ),
+        "player_silence",
         gettext_lazy("The player is silenced in the chat."),
     ),
-    "unsilence": (
-        "silence_player",
-        ActionForm,
-        lambda m, pk, f: services.player_unsilence(
-            moderator=m, user_id=pk, reason=f.cleaned_data["reason"]
-        ),
-        gettext_lazy("The silence is lifted."),
-    ),
-    "ban": (
-        "ban_player",
-        BanForm,
-        lambda m, pk, f: services.player_ban(moderator=m, user_id=pk, until=f.until(), **_note(f)),
-        gettext_lazy("The player is banned."),
-    ),
-    "unban": (
-        "ban_player",
-        ActionForm,
-        lambda m, pk, f: services.player_unban(
-            moderator=m, user_id=pk, reason=f.cleaned_data["reason"]
-        ),
-        gettext_lazy("The ban is lifted."),
-    ),
-    "close_lobby": (
-        "close_lobby",
-        ActionForm,
-        lambda m, pk, f: services.lobby_close(moderator=m, lobby_id=pk, **_note(f)),
-        gettext_lazy("The lobby is closed."),
-    ),
-    "stop_game": (
-        "stop_game",
-        ActionForm,
-        lambda m, pk, f: services.game_stop(moderator=m, game_id=pk, **_note(f)),
-        gettext_lazy("The game is stopped and voided."),
-    ),
+    "unsilence": ("silence_player", "player_unsilence", gettext_lazy("The silence is lifted.")),
+    "ban": ("ban_player", "player_ban", gettext_lazy("The player is banned.")),
+    "unban": ("ban_player", "player_unban", gettext_lazy("The ban is lifted.")),
+    "close_lobby": ("close_lobby", "lobby_close", gettext_lazy("The lobby is closed.")),
+    "stop_game": ("stop_game", "game_stop", gettext_lazy("The game is stopped and voided.")),
 }
+FORMS = {"silence": SanctionForm, "ban": BanForm}
+NO_REPORT = {"report_dismiss", "player_unsilence", "player_unban"}
 
 
 @require_POST
@@ -272,15 +204,24 @@ def act(request, action: str, pk: int):
     then back to the page it was done from."""
     if action not in ACTIONS:
         raise Http404
-    codename, form_class, call, done = ACTIONS[action]
+    codename, service, done = ACTIONS[action]
     _moderator(request, codename)
-    form = form_class(request.POST)
+    form = FORMS.get(action, ActionForm)(request.POST)
     back = _back(request, reverse("moderation:queue"))
     if not form.is_valid():
         messages.error(request, _("Give a reason (the player reads it) and a duration."))
         return redirect(back)
+    thing = service.split("_")[0]
+    kwargs = {
+        "user_id" if thing == "player" else f"{thing}_id": pk,
+        "reason": form.cleaned_data["reason"],
+    }
+    if service not in NO_REPORT:
+        kwargs["report_id"] = form.cleaned_data["report"]
+    if isinstance(form, SanctionForm):
+        kwargs["until"] = form.until()
     try:
-        changed = call(request.user, pk, form)
+        changed = getattr(services, service)(moderator=request.user, **kwargs)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:

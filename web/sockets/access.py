@@ -1,6 +1,5 @@
-"""Whether a socket's session may still act (checked at connect by Channels' auth and by the
-game socket's heartbeat), and the log-out hook that closes that session's sockets. A session's
-end closes the user's sockets on every process through their user group (accounts.access)."""
+"""Whether a socket's session may still act (the game socket's heartbeat asks), and the log-out
+hook that closes that session's sockets on every process (accounts.access)."""
 
 from importlib import import_module
 
@@ -12,9 +11,8 @@ from accounts.access import close_session_sockets
 
 
 def session_alive(scope) -> bool:
-    """Whether the user and session a socket was opened with may still act: the user exists,
-    is active and not banned, and the session exists, is theirs and holds their current
-    password's hash. A scope without a session is judged by the user alone."""
+    """The socket's user exists, is active and not banned, and its session (if any) exists, is
+    theirs and holds their current password's hash."""
     from accounts.models import User
 
     user = scope.get("user")

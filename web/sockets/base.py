@@ -1,11 +1,8 @@
-"""The one base of the site's websockets (docs/protocol.md): authentication, the caps, the
-user's group, frame admission and the answer to failures.
-
-Each socket renders in the language its page would have (web.accounts.middleware); codes and
-JSON keys never change with it.
-"""
+"""The base of the site's websockets (docs/protocol.md): authentication, caps, the user's group,
+frame admission and the answer to failures. A socket renders in its page's language."""
 
 import asyncio
+import json
 import logging
 from urllib.parse import parse_qs
 
@@ -13,6 +10,7 @@ from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from accounts import access as accounts_access
@@ -28,6 +26,7 @@ from core.errors import (
 )
 from core.token_bucket import TokenBucket
 from web.accounts.middleware import scope_language
+from web.chat import rendering as chat_rendering
 from web.sockets import caps, shedding
 from web.sockets.chat import ChatSocket
 
@@ -37,17 +36,10 @@ FAILED = object()  # what :meth:`Socket.attempt` returns for a call that failed
 
 
 class Socket(ChatSocket, AsyncWebsocketConsumer):
-    """A logged-in user's socket.
-
-    Connecting: a user who is not logged in, inactive or banned is refused with ``4401``;
-    :meth:`open` reads what the socket shows (``NotFound``: ``4404``; the database down: the
-    handshake is refused) and calls :meth:`enter`, which counts the socket against the caps
-    (``4430``), joins its groups and its user's (``sockets.close`` closes it with ``4401``) and
-    accepts. A frame over the rate (SKYJO_WS_RATE, SKYJO_WS_BURST) is refused, and the socket
-    closed with ``4429`` after SKYJO_WS_MAX_DROPPED of them; with ``sheds``, a frame past the
-    shedding bound is answered ``busy``; the others go to :meth:`frame`, whose ``ServiceError``
-    is answered and whose failure is answered by :meth:`failed`. A closed socket reads nothing.
-    """
+    """A logged-in user's socket: anyone else is refused with ``4401``. :meth:`open` reads
+    what it shows (``NotFound``: ``4404``; the database down: refused) and calls :meth:`enter`.
+    A frame over the rate is refused (``4429`` after SKYJO_WS_MAX_DROPPED); with ``sheds``, one
+    past the shedding bound is answered ``busy``; the rest go to :meth:`frame`."""
 
     sheds = False
     json_mode = False
@@ -60,10 +52,9 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
         return type(self).__name__
 
     async def connect(self):
-        self.user = self.scope.get("user")
+        self.user = user = self.scope.get("user")
         self.language = settings.LANGUAGE_CODE
         self.joined: list[str] = []
-        user = self.user
         if not (user and user.is_authenticated and user.is_active and not user.is_banned):
             await self.close(code=close_codes.UNAUTHENTICATED)
             return
@@ -95,8 +86,8 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.joined.pop(), self.channel_name)
 
     async def enter(self, *groups: str) -> bool:
-        """Claim this socket under the caps, join ``groups`` and the user's group, accept; over
-        a cap, accept and close at once with ``4430`` (a refused handshake hides the code)."""
+        """Claim this socket under the caps, join ``groups`` and the user's group, accept; over a
+        cap, accept and close with ``4430`` (a refused handshake would hide the code)."""
         client = self.scope.get("client") or [None]
         claim = {"user_id": self.user.pk, "address": client[0], "channel": self.channel_name}
         full = await sync_to_async(caps.claim, thread_sensitive=False)(**claim)
@@ -154,8 +145,6 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
         if event.get("session") in (None, self.session_tag):
             await self.close(code=close_codes.UNAUTHENTICATED)
 
-    # ---------------------------------------------------------------- frames
-
     async def receive(self, text_data=None, bytes_data=None):
         if self.closed or not self.accepted:
             return
@@ -178,8 +167,14 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
     async def frame(self, text_data, bytes_data) -> None:
         raise NotImplementedError
 
-    async def send_error(self, exc: ServiceError) -> None:
-        raise NotImplementedError
+    async def send_error(self, exc: ServiceError, html=None) -> None:
+        """``exc`` to this socket only: JSON, or ``html(message, code)`` (the chat's error)."""
+        with translation.override(self.language):
+            if self.json_mode:
+                text = json.dumps(exc.to_json())
+            else:
+                text = (html or chat_rendering.error_html)(exc.message, exc.code)
+        await self.send(text_data=text)
 
     async def refuse_flood(self) -> None:
         self.dropped += 1
@@ -195,12 +190,9 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
             )
             await self.close(code=close_codes.RATE_LIMITED)
 
-    # ---------------------------------------------------------------- failures
-
     async def failed(self, exc: BaseException, what: str, *, answer: bool = False) -> None:
-        """The answer to any failure: the database down or the server shutting down is a line
-        in the log, anything else a traceback; with ``answer``, the client is told
-        (``unavailable`` or ``server_error``)."""
+        """Log a failure (a line for the database down or a shutdown, else a traceback); with
+        ``answer``, tell the client (``unavailable`` or ``server_error``)."""
         if isinstance(exc, DATABASE_DOWN):
             log.warning("%s: %s: database unavailable: %s", self.label, what, one_line(exc))
             error = Unavailable()
@@ -223,8 +215,7 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
 
 
 class UnknownSocket(AsyncWebsocketConsumer):
-    """Any other path under ``ws/``: the handshake is refused (HTTP 403 over Daphne, ``4404``
-    to an in-process client)."""
+    """Any other path under ``ws/``: refused (HTTP 403 over Daphne, ``4404`` in process)."""
 
     async def connect(self):
         await self.close(code=close_codes.NOT_FOUND)

@@ -1,10 +1,6 @@
-"""How many websockets one user and one address may hold open (docs/configuration.md).
-
-Each open socket holds a claim under its user and its address, renewed every ``RENEW`` seconds
-and lapsing after ``LAPSE`` (a crashed process's). Claims live in the default cache: a Redis
-sorted set per key with Redis (every process counts together), else per process. Off with
-``SKYJO_RATELIMIT=false``.
-"""
+"""How many websockets one user and one address may hold open (docs/configuration.md): each
+socket claims a place under both, renewed every ``RENEW`` seconds, lapsing after ``LAPSE``; in a
+Redis sorted set per key (every process counts together), else in the process's cache."""
 
 import threading
 import time
@@ -19,20 +15,16 @@ _lock = threading.Lock()  # the in-memory claims: one read-modify-write at a tim
 
 
 def _keys(user_id: int, address: str | None) -> list[tuple[str, int]]:
-    cache = caches["default"]
-    keys = []
-    if settings.SKYJO_WS_MAX_PER_USER:
-        keys.append((cache.make_key(f"ws-claims:user:{user_id}"), settings.SKYJO_WS_MAX_PER_USER))
-    if address and settings.SKYJO_WS_MAX_PER_ADDRESS:
-        keys.append(
-            (cache.make_key(f"ws-claims:addr:{address}"), settings.SKYJO_WS_MAX_PER_ADDRESS)
-        )
-    return keys
+    caps = [
+        (f"user:{user_id}", settings.SKYJO_WS_MAX_PER_USER),
+        (f"addr:{address}", address and settings.SKYJO_WS_MAX_PER_ADDRESS),
+    ]
+    return [(caches["default"].make_key(f"ws-claims:{name}"), cap) for name, cap in caps if cap]
 
 
 def claim(*, user_id: int, address: str | None, channel: str) -> str | None:
-    """Claim one socket for ``channel``; ``None`` if that is within the caps, else what is
-    full (``"user"`` or ``"address"``), and then nothing is claimed."""
+    """Claim one socket for ``channel``: ``None`` within the caps, else what is full (``"user"``
+    or ``"address"``), and nothing is claimed."""
     if not settings.RATELIMIT_ENABLE:
         return None
     keys = _keys(user_id, address)
@@ -45,7 +37,6 @@ def claim(*, user_id: int, address: str | None, channel: str) -> str | None:
 
 
 def renew(*, user_id: int, address: str | None, channel: str) -> None:
-    """Keep the claim of a socket that is still open from lapsing."""
     if settings.RATELIMIT_ENABLE:
         keys = _keys(user_id, address)
         _redis_claim(keys, channel) if _redis() else _memory_claim(keys, channel)
@@ -69,11 +60,9 @@ def release(*, user_id: int, address: str | None, channel: str) -> None:
 
 
 def _redis():
-    """The Redis client of the default cache, or ``None`` when the cache is not Redis."""
+    """The default cache's Redis client, or ``None``."""
     cache = caches["default"]
-    if isinstance(cache, RedisCache):
-        return cache._cache.get_client(write=True)
-    return None
+    return cache._cache.get_client(write=True) if isinstance(cache, RedisCache) else None
 
 
 def _redis_claim(keys, channel: str) -> list[int]:

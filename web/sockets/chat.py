@@ -1,13 +1,8 @@
-"""The chat's part of the lobby and game sockets: a mixin of web.sockets.base.Socket.
-
-- ``chat_receive(data)``: a chat frame (web.sockets.frames) -> chat.services.chat_post; a
-  refusal is answered to this socket only (``#chat-flash`` in HTML, ``{"error": ...}`` in JSON).
-- ``chat_message`` / ``chat_hidden`` / ``chat_prefs``: the group messages of chat.publish,
-  filtered by the reader's mutes and chat switch (read on the first message and on
-  ``chat_prefs``). A reader a private lobby's host removed (``removed``) is closed (``4404``).
-
-The socket says where it is by its attributes: ``game_id`` and ``seat`` (a seat writes and reads
-the players' channel, anyone else the spectators'), or ``lobby_id`` and ``invite``.
+"""The chat's part of the lobby and game sockets (a mixin of web.sockets.base.Socket): chat
+frames to chat.services.chat_post, a refusal answered to this socket only (``#chat-flash``);
+chat.publish's messages filtered by the reader's mutes and chat switch. A reader removed from a
+private lobby is closed (``4404``). The socket's ``game_id`` and ``seat`` (or ``lobby_id`` and
+``invite``) say where it is: a seat reads the players' channel, anyone else the spectators'.
 """
 
 from __future__ import annotations
@@ -54,10 +49,10 @@ class ChatSocket:
         try:
             await in_db_thread(self._chat_post)(data, place)
         except ServiceError as exc:  # a ChatError, or NotFound: the place is no longer theirs
-            await self.chat_send_error(exc)
+            await self.send_error(exc, rendering.error_html)
         except DATABASE_DOWN as exc:
             await self.failed(exc, "chat")
-            await self.chat_send_error(Unavailable())
+            await self.send_error(Unavailable(), rendering.error_html)
 
     def _chat_post(self, data: dict, place: dict) -> None:
         with translation.override(self.language):  # a refusal with figures is worded here
@@ -68,14 +63,6 @@ class ChatSocket:
                 invite_code=getattr(self, "invite", None),
                 **place,
             )
-
-    async def chat_send_error(self, exc: ServiceError) -> None:
-        with translation.override(self.language):
-            if self.json_mode:
-                text = json.dumps(exc.to_json())
-            else:
-                text = rendering.error_html(exc.message, exc.code)
-        await self.send(text_data=text)
 
     async def chat_message(self, event: dict) -> None:
         if self.chat_place() is None or event["channel"] != self.chat_channel():

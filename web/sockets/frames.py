@@ -1,10 +1,6 @@
-"""Reading one frame a client sent on a game socket: exactly the grammar of docs/protocol.md.
-
-A frame is a text frame of at most ``MAX_FRAME`` characters holding one flat JSON object.
-Anything else is refused with a ``BadRequest`` whose ``code`` the protocol documents; nothing
-here raises anything else, whatever the frame holds (games/tests/test_frames_fuzz.py). Like the
-rules engine's, these messages stay in English: only a hand-made client sends such frames, and
-the ``code`` says what went wrong.
+"""A client's frame read by exactly the grammar of docs/protocol.md: a text frame of at most
+``MAX_FRAME`` characters holding one flat JSON object. Anything else is a ``BadRequest`` with a
+documented ``code``, never another error (test_frames_fuzz.py); messages stay in English.
 """
 
 import json
@@ -36,20 +32,13 @@ def _coerce(value):
     return value
 
 
-def _is_version(value) -> bool:
-    return type(value) is int and value >= 0
-
-
 def load(text_data, bytes_data) -> dict:
-    """The frame's JSON object, or ``BadRequest`` (``bad_frame``, ``frame_too_large``,
-    ``bad_json``)."""
+    """The frame's JSON object, or ``BadRequest``."""
     if text_data is None:
         raise BadRequest("Send text frames holding JSON, not binary frames.", code="bad_frame")
     if len(text_data) > MAX_FRAME:
-        raise BadRequest(
-            f"A frame may hold at most {MAX_FRAME} characters.",
-            code="frame_too_large",
-        )
+        message = f"A frame may hold at most {MAX_FRAME} characters."
+        raise BadRequest(message, code="frame_too_large")
     try:
         data = json.loads(text_data, parse_constant=_constant)
     except (ValueError, RecursionError):
@@ -60,8 +49,8 @@ def load(text_data, bytes_data) -> dict:
 
 
 def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
-    """``(command, data)``: ``command`` is ``sync``, ``ready``, ``rematch`` (``data`` is then
-    empty), ``chat`` (``data``: parse_chat) or ``action`` (``data`` holds the action's keys and an integer ``version``)."""
+    """``(command, data)``: ``sync``, ``ready``, ``rematch`` (no data), ``chat`` (parse_chat)
+    or ``action`` (the action's keys and an integer ``version``)."""
     data = load(text_data, bytes_data)
     for key in IGNORED_KEYS:
         data.pop(key, None)
@@ -83,7 +72,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
                 code="malformed_action",
             )
     commands = [c for c in COMMANDS if c in data]
-    if "version" in data and not _is_version(data["version"]):
+    if "version" in data and not (type(data["version"]) is int and data["version"] >= 0):
         raise BadRequest('"version" must be a whole number from 0 up.')
     if commands:
         command = commands[0]
@@ -97,9 +86,8 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     return "action", data
 
 
-# Chat frames ({"chat": "text"} or {"quick": "gg"}) on a lobby or game socket (docs/protocol.md,
-# *Chat*): nothing else but a ``version`` (ignored) and htmx's ``HEADERS``. ``parse`` asks
-# ``is_chat`` only for a frame whose keys are not a move's.
+# Chat frames ({"chat": "text"} or {"quick": "gg"}): nothing else but a ``version`` (ignored)
+# and htmx's ``HEADERS``.
 KEYS = frozenset({"chat", "quick"})
 ALLOWED = KEYS | {"version", "HEADERS"}
 

@@ -1,6 +1,5 @@
-"""The game socket (``/ws/games/<id>/``): one per game page, a player's or a spectator's. It
-speaks HTML (htmx out-of-band swaps) or JSON (``?format=json``); presence frames only with
-``?presence=1`` (docs/protocol.md)."""
+"""The game socket (``/ws/games/<id>/``) of a player or a spectator: HTML (htmx out-of-band
+swaps) or JSON (``?format=json``); presence frames with ``?presence=1`` (docs/protocol.md)."""
 
 import asyncio
 import contextlib
@@ -30,8 +29,6 @@ class AccessEnded(Exception):
 
 
 class GameConsumer(Socket):
-    """A player's or spectator's connection to one game."""
-
     sheds = True
     version = None  # of the last state frame sent
     last_frame = ()  # that frame's parts
@@ -76,8 +73,7 @@ class GameConsumer(Socket):
             await self.seen(-1)
 
     def read_on_join(self) -> selectors.GameState:
-        """What this user may see of the game (``NotFound`` if nothing); a player's socket
-        counts as present from then on, and brings an away seat back."""
+        """What this user may see (``NotFound`` if nothing); a seat is present, and back."""
         state = selectors.game_state_for_user(game_id=self.game_id, user=self.user)
         services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
         was_away = state.seat is not None and state.seat in state.meta["away"]
@@ -92,20 +88,13 @@ class GameConsumer(Socket):
         if active:
             self.last_active = self.last_seen
         seen = in_db_thread(services.game_player_seen)
-        await self.attempt(
-            "presence not recorded",
-            seen,
-            game_id=self.game_id,
-            user=self.user,
-            change=change,
-            active=active,
-        )
+        kwargs = {"game_id": self.game_id, "user": self.user, "change": change, "active": active}
+        await self.attempt("presence not recorded", seen, **kwargs)
 
     async def beat(self) -> None:
-        """Every SKYJO_WS_HEARTBEAT seconds a socket that got no version since the last check
-        reads the saved version: behind it, it sends the full state, else a heartbeat frame.
-        Every SKYJO_HEARTBEAT seconds a seat notes its presence, the socket's access is
-        checked (``4401`` once it ended) and a presence-following socket rechecks presence."""
+        """Every SKYJO_WS_HEARTBEAT seconds, without a version since: the full state if behind
+        the saved version, else a heartbeat frame. Every SKYJO_HEARTBEAT seconds: a seat's
+        presence, the socket's access (``4401`` once ended) and the presence frame."""
         period = min(settings.SKYJO_WS_HEARTBEAT, settings.SKYJO_HEARTBEAT)
         last_check = last_access = time.monotonic()
         while True:
@@ -120,8 +109,8 @@ class GameConsumer(Socket):
                 got_versions = self.version is not None and self.version != self.checked_version
                 self.checked_version = self.version
                 check = not got_versions
-            present = self.seat is not None and (
-                now - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
+            present = (
+                self.seat is not None and now - self.last_seen >= settings.SKYJO_HEARTBEAT - 0.01
             )
             if not (check or present or access):
                 continue
@@ -160,8 +149,6 @@ class GameConsumer(Socket):
             await self.send(text_data=json.dumps({"heartbeat": {"version": version}}))
         else:
             await self.send(text_data=rendering.heartbeat_html(version))
-
-    # ---------------------------------------------------------------- from the client
 
     async def frame(self, text_data, bytes_data) -> None:
         try:
@@ -204,14 +191,11 @@ class GameConsumer(Socket):
         self.own_draw = (result.version, result.drawn) if result.drawn is not None else None
 
     async def note_activity(self) -> None:
-        """A player's frame: written down at most every ACTIVE_EVERY seconds, at once while
-        the seat is away (its "I'm back")."""
-        if self.seat is None:
-            return
-        if self.away or time.monotonic() - self.last_active > ACTIVE_EVERY:
+        """A seat's frame, written down at most every ACTIVE_EVERY seconds (at once when away)."""
+        if self.seat is not None and (
+            self.away or time.monotonic() - self.last_active > ACTIVE_EVERY
+        ):
             await self.seen(active=True)
-
-    # ---------------------------------------------------------------- to the client
 
     async def game_updated(self, event):
         version = event["version"]
@@ -235,15 +219,13 @@ class GameConsumer(Socket):
         await self.send_game_state(state)
 
     async def send_state_or_unavailable(self):
-        """The full state; if it cannot be read, ``unavailable``, and the next change sends
-        the full state."""
+        """The full state, or ``unavailable`` (the next change then sends the full state)."""
         if await self.attempt("state not read", self.send_state) is FAILED:
             self.version = None
             await self.send_error(Unavailable())
 
     async def game_presence(self, event):
-        """A player's socket of this game opened or closed (publish.presence_changed): read
-        beside this socket's handlers, so that no move's frame waits for it."""
+        """A seat's socket opened or closed: read beside the handlers (no move waits for it)."""
         if self.heartbeat is None or not self.wants_presence:
             return
         self.presence_hints += 1
@@ -261,10 +243,8 @@ class GameConsumer(Socket):
 
     async def recheck_presence(self) -> None:
         """What a read of this process begun within SKYJO_HEARTBEAT seconds found."""
-        recent = presence_frames.recent
-        offline = await self.attempt(
-            "presence not read", recent, self.game_id, settings.SKYJO_HEARTBEAT
-        )
+        recent, max_age = presence_frames.recent, settings.SKYJO_HEARTBEAT
+        offline = await self.attempt("presence not read", recent, self.game_id, max_age)
         if offline is not FAILED:
             await self.send_presence(offline)
 
@@ -285,8 +265,7 @@ class GameConsumer(Socket):
         await self.send_frame(version, public_of(state.view), state.view, state.meta)
 
     async def send_frame(self, version, public, view, meta):
-        """JSON: this seat's view. HTML: the public board (shared: rendering.board_for) and
-        this seat's controls."""
+        """JSON: this seat's view. HTML: the shared public board and this seat's controls."""
         self.version = version
         self.away = self.seat is not None and self.seat in meta.get("away", ())
         if self.json_mode:
@@ -298,10 +277,5 @@ class GameConsumer(Socket):
             self.last_frame = (board, controls, '<div id="flash" class="flash"></div>')
         await self.send(text_data="".join(self.last_frame))
 
-    async def send_error(self, exc: ServiceError):
-        with translation.override(self.language):
-            if self.json_mode:
-                text = json.dumps(exc.to_json())
-            else:
-                text = rendering.error_html(exc.message, exc.code)
-        await self.send(text_data=text)
+    async def send_error(self, exc: ServiceError, html=None):
+        await super().send_error(exc, html or rendering.error_html)

@@ -1,5 +1,5 @@
-"""The lobby socket (``/ws/lobbies/<id>/``): the lobby's seats, rendered for this user (and
-with their CSRF token) after every change, and the lobby's chat."""
+"""The lobby socket (``/ws/lobbies/<id>/``): the seats rendered for this user after every
+change, and the lobby's chat."""
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -8,15 +8,14 @@ from core import close_codes
 from core.access import sees_private_games
 from core.caches import BoundedCache
 from core.db import in_db_thread
-from core.errors import NotFound, ServiceError
+from core.errors import NotFound
 from games import publish, selectors
 from web.games.lobby_presenter import lobby_context
 from web.sockets import frames
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
 
-# The lobby read after a change (publish.lobby_changed's ``change``), being read or done: read
-# once per change for all the sockets of this process.
+# The lobby read after a change, once per change for all the sockets of this process.
 _reads = BoundedCache(64, "sockets.lobby_reads")
 
 
@@ -41,9 +40,6 @@ class LobbyConsumer(Socket):
     async def frame(self, text_data, bytes_data) -> None:
         await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))
 
-    async def send_error(self, exc: ServiceError) -> None:
-        await self.chat_send_error(exc)
-
     async def lobby_updated(self, event):
         read = in_db_thread(_read)
         found = await self.attempt(
@@ -52,14 +48,9 @@ class LobbyConsumer(Socket):
         if found is FAILED:
             return
         lobby, removed = found
+        seen_by = {"user": self.user, "invite_code": self.invite, "moderator": self.moderator}
         try:
-            selectors.lobby_seen_by(
-                lobby,
-                user=self.user,
-                invite_code=self.invite,
-                removed=removed,
-                moderator=self.moderator,
-            )
+            selectors.lobby_seen_by(lobby, removed=removed, **seen_by)
         except NotFound:  # no longer theirs (removed from a private lobby): no more chat either
             await self.close(code=close_codes.NOT_FOUND)
             return
@@ -67,8 +58,7 @@ class LobbyConsumer(Socket):
         await self.send(text_data=html)
 
     def first_page(self) -> str:
-        """The page on connecting (``NotFound`` if the user may not see the lobby); whether the
-        user sees private games is read here, and a change of it closes the socket."""
+        """The page on connecting (``NotFound`` if the user may not see the lobby)."""
         self.moderator = sees_private_games(self.user)
         lobby = selectors.lobby_seen_by(
             selectors.lobby_with_seats(self.lobby_id),

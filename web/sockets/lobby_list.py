@@ -1,5 +1,5 @@
-"""The lobby list socket (``/ws/lobbies/``): the open public lobbies and running public games,
-pushed whenever a lobby opens, fills or starts. It reads no frame."""
+"""The lobby list socket (``/ws/lobbies/``): public lobbies and games, pushed on every change.
+It reads no frame."""
 
 from django.utils import translation
 
@@ -10,8 +10,7 @@ from web.games import rendering
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
 
-# The list after a change (publish.lobby_changed's ``change``) in one language, being rendered
-# or done: rendered once per change and language for all the sockets of this process.
+# Rendered once per change and language for all the sockets of this process.
 _lists = BoundedCache(64, "sockets.lobby_lists")
 
 

@@ -1,11 +1,6 @@
-"""Who a game waits for, pushed to its sockets: the seats with no game socket open that the
-bot does not play for yet (selectors.game_offline_by_id), with the time left before it does.
-
-A player's socket that opens or closes sends the game's group a hint holding nothing
-(publish.presence_changed); each process then reads the seats once for all its sockets of the
-game, with a read that begins after the hint came. The heartbeat makes up for a lost hint with
-a read begun at most SKYJO_HEARTBEAT seconds ago (:func:`recent`), shared by the sockets of a
-game. Not versioned (docs/protocol.md).
+"""Who a game waits for (seats with no socket open the bot does not play for yet), read once
+per process for all its sockets of the game after a hint (publish.presence_changed), or from a
+recent read (:func:`recent`, the heartbeat's). Not versioned (docs/protocol.md).
 """
 
 import asyncio

@@ -1,6 +1,5 @@
-"""Shedding load: a game-socket frame is refused (``busy``, changing nothing) while a database
-call of the process has waited SKYJO_SHED_AFTER seconds for a thread (core.db.oldest_wait) or
-SKYJO_MAX_PENDING_FRAMES frames are in flight. Counted on the process's event loop."""
+"""Shedding load: a game-socket frame is refused (``busy``) while a database call has waited
+SKYJO_SHED_AFTER seconds for a thread or SKYJO_MAX_PENDING_FRAMES frames are in flight."""
 
 from django.conf import settings
 

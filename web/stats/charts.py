@@ -15,6 +15,9 @@ PAD = 8
 DIGIT, SEPARATOR, GAP = 6.2, 3.2, 5
 # Distinct on the dark green table, with enough contrast for thin lines.
 COLORS = ("#4fd18b", "#ffd166", "#6ec6ff", "#ff8fa3", "#c39bff", "#ffa552", "#9be7e0", "#e0e0e0")
+SPAN_X, SPAN_Y = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+FRAME = {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT}
+FRAME["bottom"] = HEIGHT - BOTTOM
 
 
 @dataclass
@@ -31,13 +34,9 @@ def _ticks(low: float, high: float, count: int = 4) -> list[int]:
     raw = (high - low) / count
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if s >= raw)
     first = int(low // step) * step
-    ticks = []
-    value = first
-    while value <= high + step:
-        ticks.append(value)
-        if value >= high:
-            break
-        value += step
+    ticks = [first]
+    while ticks[-1] < high:
+        ticks.append(ticks[-1] + step)
     return ticks
 
 
@@ -49,33 +48,22 @@ def line_chart(series: list[tuple[str, list[int]]], x_labels: list[str]) -> dict
         return {}
     ticks = _ticks(min(values), max(values))
     low, high = ticks[0], ticks[-1]
-    span_x = WIDTH - LEFT - RIGHT
-    span_y = HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
-        inner = span_x - 2 * PAD
+        inner = SPAN_X - 2 * PAD
         return round(LEFT + PAD + (inner * i / (count - 1) if count > 1 else inner / 2), 1)
 
     def y(v: float) -> float:
-        return round(TOP + span_y * (high - v) / (high - low), 1)
+        return round(TOP + SPAN_Y * (high - v) / (high - low), 1)
 
     lines = []
     for index, (label, vs) in enumerate(series):
         coords = [(x(i), y(v), v) for i, v in enumerate(vs)]
-        lines.append(
-            Line(
-                label=label,
-                color=COLORS[index % len(COLORS)],
-                points=" ".join(f"{cx},{cy}" for cx, cy, _ in coords),
-                dots=coords if count <= 30 else [],
-            )
-        )
+        points = " ".join(f"{cx},{cy}" for cx, cy, _ in coords)
+        color = COLORS[index % len(COLORS)]
+        lines.append(Line(label, color, points, coords if count <= 30 else []))
     return {
-        "width": WIDTH,
-        "height": HEIGHT,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "bottom": HEIGHT - BOTTOM,
+        **FRAME,
         "lines": lines,
         "y_ticks": [{"y": y(t), "label": t} for t in ticks],
         "x_ticks": _x_ticks([x(i) for i in range(count)], x_labels[:count]),
@@ -118,26 +106,20 @@ def bar_chart(bars: list[tuple[str, int]]) -> dict:
     if not bars:
         return {}
     top = max(n for _, n in bars) or 1
-    span_x = WIDTH - LEFT - RIGHT
-    span_y = HEIGHT - TOP - BOTTOM
-    slot = span_x / len(bars)
+    slot = SPAN_X / len(bars)
     widest = max(_label_width(label) for label, _ in bars)
     every = max(1, -(-len(bars) // 9), -int(-(widest + GAP) // slot))
     ticks = _ticks(0, top)
     high = ticks[-1]
     return {
-        "width": WIDTH,
-        "height": HEIGHT,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "bottom": HEIGHT - BOTTOM,
-        "y_ticks": [{"y": round(TOP + span_y * (high - t) / high, 1), "label": t} for t in ticks],
+        **FRAME,
+        "y_ticks": [{"y": round(TOP + SPAN_Y * (high - t) / high, 1), "label": t} for t in ticks],
         "bars": [
             {
                 "x": round(LEFT + slot * i + slot * 0.1, 1),
                 "width": round(slot * 0.8, 1),
-                "y": round(TOP + span_y * (high - n) / high, 1),
-                "height": round(span_y * n / high, 1),
+                "y": round(TOP + SPAN_Y * (high - n) / high, 1),
+                "height": round(SPAN_Y * n / high, 1),
                 "label": label,
                 "count": n,
                 "mid": round(LEFT + slot * (i + 0.5), 1),

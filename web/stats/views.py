@@ -65,18 +65,11 @@ def profile(request, username):
                 "profile": figures,
                 "rating": rating_chart(figures.rating_history),
                 "sides": [
-                    (
-                        _("Against people"),
-                        "people",
-                        figures.people,
-                        distribution_chart(figures.people.distribution),
-                    ),
-                    (
-                        _("With bots"),
-                        "bots",
-                        figures.bots,
-                        distribution_chart(figures.bots.distribution),
-                    ),
+                    (title, key, side, distribution_chart(side.distribution))
+                    for title, key, side in (
+                        (_("Against people"), "people", figures.people),
+                        (_("With bots"), "bots", figures.bots),
+                    )
                 ],
             },
         )
@@ -84,14 +77,10 @@ def profile(request, username):
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
     # A viewer who shares no private game with the player sees what a visitor sees: the same
     # figures, computed without looking up the viewer's own games.
-    seen_by = request.user
-    if profile_cache.viewer_kind(player, request.user) == profile_cache.PUBLIC:
-        seen_by = None
+    public = profile_cache.viewer_kind(player, request.user) == profile_cache.PUBLIC
+    seen_by = None if public else request.user
     figures, html = profile_cache.figures(
-        player,
-        request.user,
-        lambda: queries.player_profile(player, viewer=seen_by),
-        panels,
+        player, request.user, lambda: queries.player_profile(player, viewer=seen_by), panels
     )
     return render(
         request,
@@ -103,8 +92,7 @@ def profile(request, username):
             "stats_panels": html,
             "history": history,
             "history_rows": profile_cache.history_rows(
-                history.entries,
-                get_template("stats/history_row.html").render,
+                history.entries, get_template("stats/history_row.html").render
             ),
         },
     )
@@ -130,8 +118,7 @@ def leaderboard(request):
         page=request.GET.get("page"),
         viewer=request.user,
     )
-    my_rank = page.my_rank
-    me = request.user.pk
+    my_rank, me = page.my_rank, request.user.pk
     shown = [
         (p.pk, p.username, p.rank, p.rating, p.rating_is_provisional, p.rated_games)
         for p in page.object_list

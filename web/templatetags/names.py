@@ -1,7 +1,5 @@
-"""``{{ name|player_name }}`` shows a player's name by the one rule (accounts.names): a bot's
-name in the viewer's language (games.labels), cut with an ellipsis, the full name in its
-tooltip, never wider than its box. ``short_player_name``: the cut name as text. Loaded in every
-template (settings, TEMPLATES builtins)."""
+"""``{{ name|player_name }}``: a player's name by accounts.names (cut, the full name in its
+tooltip); ``short_player_name``: the cut name as text. Builtins of every template."""
 
 from django import template
 

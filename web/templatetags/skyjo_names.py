@@ -1,6 +1,5 @@
-"""``{{ name|player }}`` and ``{{ lobby.name|table }}``: bots' names and the titles of games
-against bots in the viewer's language (games.labels). Loaded in every template (settings,
-TEMPLATES builtins)."""
+"""``{{ name|player }}`` and ``{{ lobby.name|table }}``: bots' names and bot games' titles in
+the viewer's language (games.labels); builtins of every template."""
 
 from django import template
 
