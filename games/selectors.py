@@ -177,6 +177,7 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "resigned": game.resigned,  # the seat that ended a game against bots, a loss
         "recent": game.recent,
         "away": away,
         "clock": turn_clock,

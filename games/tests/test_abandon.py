@@ -313,3 +313,21 @@ def test_a_profile_with_no_round_scored_shows_dashes_and_no_empty_chart(client, 
     recent = page.index("Mean round score, last 20 games")
     assert re.search(r'<span class="stat-value">–</span><span class="stat-label">$', page[:recent])
     assert "Round scores" not in page
+
+
+def test_the_page_of_a_game_its_player_resigned_says_it_counts_as_their_loss(client, alice):
+    """Failed before: the page said "This game was stopped", the words of a voided game."""
+    game = services.bot_game_create(user=alice, bots=1)
+    for position in (0, 1):
+        services.game_apply_action(
+            game_id=game.pk,
+            action={"reveal": position},
+            version=Game.objects.get(pk=game.pk).version,
+            user=alice,
+        )
+    assert services.game_abandon(game_id=game.pk, user=alice) is True
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).text
+    assert "alice ended this game: it counts as a loss for them." in page
+    assert "This game was ended by its player: it counts as their loss." in page
+    assert "This game was stopped" not in page

@@ -159,12 +159,19 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "round_over": over,
         "game_over": game_over,
         "aborted": meta.get("status") == "aborted",
+        "resigned_name": resigned_name(view, meta),
         "winner_names": [view.players[s] for s in sorted(winners)],
         "event": meta.get("event"),
         "log": log_html(recent, view, meta),
         "turn_text": turn,
         "clock": clock_context(meta.get("clock")),
     }
+
+
+def resigned_name(view: engine.View, meta: dict) -> str | None:
+    """The name of the player who ended this game against bots (it counts as their loss)."""
+    seat = meta.get("resigned")
+    return view.players[seat] if seat is not None and meta.get("status") == "aborted" else None
 
 
 def round_scores(index: int, result: engine.RoundResult) -> dict:
@@ -330,13 +337,22 @@ def controls_context(view: engine.View, meta: dict) -> dict:
         "waiting_on": waiting_on,
         "i_am_ready": seat is not None and seat in meta.get("ready", []),
         "aborted": stopped,
+        "resigned_name": resigned_name(view, meta),
         "i_am_away": away,
         "my_clock": my_clock,
     }
 
 
 # Everything controls.html reads, with the game's and view's fields and the drawn card below.
-_CONTROLS_KEYS = ("seat", "aborted", "my_turn", "legal_json", "current_name", "reveals_left")
+_CONTROLS_KEYS = (
+    "seat",
+    "aborted",
+    "resigned_name",
+    "my_turn",
+    "legal_json",
+    "current_name",
+    "reveals_left",
+)
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
