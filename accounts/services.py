@@ -5,10 +5,10 @@ whether anything changed; ``User.ban`` closes the user's open sockets.
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core.when import when
 
 MAX_REASON = User._meta.get_field("ban_reason").max_length
 
@@ -59,7 +59,7 @@ def ban_message(user) -> str:
     reason = user.ban_reason or _("no reason given")
     if user.banned_until is None:
         return _("This account is banned: %(reason)s") % {"reason": reason}
-    until = formats.date_format(timezone.localtime(user.banned_until), "DATETIME_FORMAT")
+    until = when(user.banned_until)
     return _("This account is banned until %(until)s: %(reason)s") % {
         "until": until,
         "reason": reason,

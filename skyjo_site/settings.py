@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "web.accounts.middleware.BannedUserMiddleware",
     "web.accounts.middleware.UserLanguageMiddleware",
+    "web.timezones.TimeZoneMiddleware",
     "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -118,7 +119,11 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
-            "builtins": ["web.templatetags.names", "web.templatetags.skyjo_names"],
+            "builtins": [
+                "web.templatetags.names",
+                "web.templatetags.skyjo_names",
+                "web.templatetags.when",
+            ],
         },
     },
 ]

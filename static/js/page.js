@@ -26,6 +26,15 @@
     if (game && game.dataset.you) game.style.setProperty("--you-mark", JSON.stringify(" " + game.dataset.you));
   }
 
+  // The player's time zone, for the dates the server writes (web/timezones.py): the next page
+  // shows them in it.
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && /^[A-Za-z0-9_+\/-]+$/.test(zone) && document.cookie.indexOf("skyjo_tz=" + zone) < 0) {
+      document.cookie = "skyjo_tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+    }
+  } catch (e) { /* no Intl: the site's zone */ }
+
   // The installable app's service worker (web/pwa): the static shell and the offline page.
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });

@@ -1,0 +1,49 @@
+"""Dates and times: one format (core.when), in the reader's language and time zone (the
+``skyjo_tz`` cookie page.js sets), the zone named."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from accounts.tests.test_login import login
+from core.when import day, when
+from moderation import services as moderation
+from web.timezones import zone_named
+
+pytestmark = pytest.mark.django_db
+
+MOMENT = datetime(2026, 12, 4, 6, 7, tzinfo=UTC)
+
+
+def test_a_moment_is_written_in_the_active_zone_and_language_with_the_zone_named():
+    with translation.override("en"), timezone.override(zone_named("Europe/Oslo")):
+        assert when(MOMENT) == "Dec. 4, 2026, 7:07 a.m. CET"
+        assert day(MOMENT) == "Dec. 4, 2026"
+    with translation.override("de"), timezone.override(zone_named("America/New_York")):
+        assert when(MOMENT) == "4. Dezember 2026 01:07 EST"
+
+
+@pytest.mark.parametrize("name", ["", "Mars/Olympus", "../etc/passwd", "x" * 100, None])
+def test_an_unknown_zone_is_ignored(name):
+    assert zone_named(name) is None
+
+
+def test_the_log_in_page_gives_a_bans_end_in_the_players_zone(client, alice, settings):
+    alice.ban("cheating", until=MOMENT.replace(year=2099))
+    client.cookies["skyjo_tz"] = "Asia/Tokyo"
+    page = login(client).content.decode()
+    assert "This account is banned until Dec. 4, 2099, 3:07 p.m. JST: cheating" in page
+
+
+def test_the_moderation_log_uses_the_same_words(client, alice, moderator):
+    until = MOMENT.replace(year=2099)
+    moderation.player_ban(moderator=moderator, user_id=alice.pk, reason="spam", until=until)
+    client.force_login(moderator)
+    client.cookies["skyjo_tz"] = "Asia/Tokyo"
+    page = client.get(reverse("moderation:log")).content.decode()
+    assert (
+        'until <time datetime="2099-12-04T06:07:00+00:00">Dec. 4, 2099, 3:07 p.m. JST</time>'
+        in page
+    )

@@ -1,0 +1,32 @@
+"""The player's time zone: the browser tells it (page.js sets the ``skyjo_tz`` cookie from
+``Intl.DateTimeFormat``); pages and sockets format dates in it (core.when). A name zoneinfo
+does not know is ignored: the site's TIME_ZONE then."""
+
+import zoneinfo
+
+from django.utils import timezone
+
+COOKIE = "skyjo_tz"
+
+
+def zone_named(name: str | None):
+    """The zone called ``name``, or ``None`` for a missing or unknown name."""
+    if not name or len(name) > 64:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+class TimeZoneMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = zone_named(request.COOKIES.get(COOKIE))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        return self.get_response(request)
