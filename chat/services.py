@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -26,11 +26,11 @@ from chat.errors import (
 from chat.models import MAX_LENGTH, Message, Mute, Silence
 from chat.quick import QUICK, QUICK_ENGLISH
 from chat.selectors import active_silence
-from core.access import sees_private_games
 from core.errors import NotFound
 from core.text import has_nothing_to_see, one_line
+from core.when import when
 from games.models import Game, GamePlayer
-from games.selectors import lobby_for_user
+from games.selectors import lobby_for_user, may_watch
 
 
 def chat_post(
@@ -89,7 +89,7 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
             raise NotFound()
         if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
             return Message.Channel.PLAYERS, {"game": game}
-        if not game.lobby.is_public and not sees_private_games(author):
+        if not may_watch(game.lobby, author, invite):
             raise NotFound()
         return Message.Channel.SPECTATORS, {"game": game}
     lobby = lobby_for_user(lobby_id=lobby_id, user=author, invite_code=invite)
@@ -135,7 +135,7 @@ def silenced_message(silence: Silence) -> str:
         return _("A moderator has silenced you in the chat for good: %(reason)s") % {
             "reason": silence.reason
         }
-    until = formats.date_format(timezone.localtime(silence.until), "DATETIME_FORMAT")
+    until = when(silence.until)
     return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % {
         "until": until,
         "reason": silence.reason,

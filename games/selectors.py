@@ -122,10 +122,10 @@ def lobby_seen_by(
     raise NotFound("There is no such lobby, or it is private.")
 
 
-def game_for_user(*, game_id: int, user) -> tuple[Game, int | None]:
-    """The game and ``user``'s seat in it (``None``: a spectator of a public game, or a
-    moderator of any game)."""
-    game, seats, seat = _watched(game_id, user)
+def game_for_user(*, game_id: int, user, invite_code: str | None = None) -> tuple[Game, int | None]:
+    """The game and ``user``'s seat in it (``None``: a spectator, of a public game, with the
+    invite code, or a moderator)."""
+    game, seats, seat = _watched(game_id, user, invite_code)
     return game, seat
 
 
@@ -144,17 +144,26 @@ def end_counts(game: Game, seat: int) -> bool:
     return Move.objects.filter(game=game, seat=seat).exists()
 
 
-def _watched(game_id: int, user) -> tuple[Game, presence.Seats, int | None]:
+def _watched(
+    game_id: int, user, invite_code: str | None = None
+) -> tuple[Game, presence.Seats, int | None]:
     """The game with its lobby, its seats and ``user``'s seat, if ``user`` may see it: a
-    private game is seen by its players and moderators only (else ``NotFound``)."""
+    private game is seen by its players, moderators and whoever holds its lobby's invite code
+    (else ``NotFound``, as for a game that is not there)."""
     game = Game.objects.select_related("lobby").filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
     seats = presence.seats_of(game)
     seat = seats.seat_of(user.pk if user.is_authenticated else None)
-    if seat is None and not game.lobby.is_public and not sees_private_games(user):
+    if seat is None and not may_watch(game.lobby, user, invite_code):
         raise NotFound("There is no such game, or it is private.")
     return game, seats, seat
+
+
+def may_watch(lobby: Lobby, user, invite_code: str | None = None) -> bool:
+    """Whether a non-player may watch ``lobby``'s games: public ones, or with its invite code,
+    or a moderator."""
+    return lobby.is_public or lobby.invited_by(invite_code) or sees_private_games(user)
 
 
 def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
@@ -208,11 +217,11 @@ def game_offline_by_id(game_id: int) -> tuple[Offline, ...]:
     return () if game is None else game_offline(game)
 
 
-def game_state_for_user(*, game_id: int, user) -> GameState:
+def game_state_for_user(*, game_id: int, user, invite_code: str | None = None) -> GameState:
     """What ``user`` may see of the game now, and their seat (``None``: a spectator of a public
     game, or a moderator; ``NotFound`` if they may not see it): two queries, the game with its
     lobby and its players."""
-    game, seats, seat = _watched(game_id, user)
+    game, seats, seat = _watched(game_id, user, invite_code)
     state = game_state(game=game, seat=seat, seats=seats)
     return replace(state, offline=game_offline(game, seats))
 

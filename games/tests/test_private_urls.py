@@ -11,6 +11,9 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from chat import services as chat_services
+from chat.models import Message
+from core.errors import NotFound
 from games import services
 from games.models import Game, Lobby, Seat
 from games.tests.helpers import play_to_end, start_game
@@ -148,3 +151,44 @@ def test_a_moderator_sees_a_private_lobby_and_is_offered_no_seat_without_its_inv
     assert 'id="join-lobby"' not in page.text and private_lobby.invite_code not in page.text
     game = services.lobby_start(lobby_id=private_lobby.pk, user=alice)
     assert client.get(f"/lobbies/{private_lobby.pk}/").url == f"/games/{game.pk}/"
+
+
+def test_an_invitee_watches_a_private_game_that_started_without_them(private_lobby, alice, charlie):
+    """Failed before: "This game has already started without you", and the game's address
+    answered 404 to the invite link's holder."""
+    game = services.lobby_start(lobby_id=private_lobby.pk, user=alice)
+    client = stranger(charlie)
+    code = private_lobby.invite_code
+    invited = client.get(f"/lobbies/invite/{code}/")
+    assert invited.status_code == 302
+    assert invited.url == f"/games/{game.pk}/?invite={code}"
+    page = client.get(invited.url).content.decode()
+    assert "You are watching this game." in page
+    assert f'ws-connect="/ws/games/{game.pk}/?presence=1&amp;invite={code}"' in page
+    # Without the code, or with another, the same answer as for a game that is not there.
+    missing = answer(client, "get", f"/games/{MISSING}/")
+    assert answer(client, "get", f"/games/{game.pk}/") == missing
+    assert answer(client, "get", f"/games/{game.pk}/?invite=nope") == missing
+    # With it, the spectators' chat too.
+    message = chat_services.chat_post(user=charlie, text="gl", game_id=game.pk, invite_code=code)
+    assert message.channel == Message.Channel.SPECTATORS
+    with pytest.raises(NotFound):
+        chat_services.chat_post(user=charlie, text="gl", game_id=game.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_invitees_game_socket_opens_with_the_code(alice, bob, charlie):
+    lobby = await db(services.lobby_create)(
+        host=alice, name="Secret", seat_count=2, is_public=False
+    )
+    await db(services.lobby_join)(lobby_id=lobby.pk, user=bob, invite_code=lobby.invite_code)
+    game = await db(services.lobby_start)(lobby_id=lobby.pk, user=alice)
+    comm = WebsocketCommunicator(
+        ROUTER, f"/ws/games/{game.pk}/?format=json&invite={lobby.invite_code}"
+    )
+    comm.scope["user"], comm.scope["cookies"] = charlie, {}
+    assert (await comm.connect(timeout=5))[0] is True
+    first = await comm.receive_json_from(timeout=5)
+    assert first["version"] == game.version and first["players"][0]["grid"][0] == "?"
+    await comm.disconnect()

@@ -1,6 +1,7 @@
 """Pages and JSON endpoints of lobbies and games. Writes go through games.services."""
 
 import time
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -8,13 +9,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from core.access import sees_private_games
 from core.errors import NotAPlayer, NotFound, ServiceError
 from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
@@ -161,9 +161,13 @@ def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
     context = lobby_context(lobby, request.user, invite_code)
     # To the game, for whoever may see it: a private game's late invitee stays here, where the
     # page says it started without them (the game's page would say "no such game").
-    may_watch = context["my_seat"] or lobby.is_public or sees_private_games(request.user)
-    if lobby.status == Lobby.Status.PLAYING and lobby.game_id and may_watch:
-        return redirect("games:game", lobby.game_id)
+    if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
+        if context["my_seat"] or selectors.may_watch(lobby, request.user):
+            return redirect("games:game", lobby.game_id)
+        if lobby.invited_by(invite_code):  # a late invitee watches, the code in the address
+            return redirect(
+                f"{reverse('games:game', args=[lobby.game_id])}?{_invite_query(invite_code)}"
+            )
     # Offered while the lobby takes players, to its players (and anyone, when it is public).
     if lobby.status == Lobby.Status.OPEN and (context["my_seat"] or lobby.is_public):
         link = f"/lobbies/invite/{lobby.invite_code}/"
@@ -244,10 +248,16 @@ def lobby_start(request, lobby_id: int):
     return redirect("games:lobby", lobby_id)
 
 
+def _invite_query(code: str) -> str:
+    return urlencode({"invite": code})
+
+
 def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
-    """The game and the user's seat if they may see it, else the 404 of a game not there."""
+    """The game and the user's seat if they may see it (``?invite=`` the lobby's code lets
+    an invitee watch a private game), else the 404 of a game not there."""
     try:
-        return selectors.game_for_user(game_id=game_id, user=request.user)
+        invite_code = request.GET.get("invite")
+        return selectors.game_for_user(game_id=game_id, user=request.user, invite_code=invite_code)
     except NotFound as exc:
         raise Http404(exc.message) from None
 
@@ -264,6 +274,9 @@ def game_detail(request, game_id: int):
         {
             "game": game,
             "seat": seat,
+            "invite_query": _invite_query(request.GET["invite"])
+            if seat is None and request.GET.get("invite")
+            else "",
             "board": rendering.board_html(public, state.meta),
             "controls": rendering.controls_html(state.view, state.meta),
             "can_end": can_end,

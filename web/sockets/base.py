@@ -29,6 +29,8 @@ from web.accounts.middleware import scope_language
 from web.chat import rendering as chat_rendering
 from web.sockets import caps, shedding
 from web.sockets.chat import ChatSocket
+from web.timezones import COOKIE as TZ_COOKIE
+from web.timezones import zone_named
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +56,13 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
     async def connect(self):
         self.user = user = self.scope.get("user")
         self.language = settings.LANGUAGE_CODE
+        self.zone = None
         self.joined: list[str] = []
         if not (user and user.is_authenticated and user.is_active and not user.is_banned):
             await self.close(code=close_codes.UNAUTHENTICATED)
             return
         self.language = scope_language(self.scope)
+        self.zone = zone_named((self.scope.get("cookies") or {}).get(TZ_COOKIE))
         self.query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.bucket = TokenBucket(rate=settings.SKYJO_WS_RATE, burst=settings.SKYJO_WS_BURST)
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from django.utils import translation
+from django.utils import timezone, translation
 
 from chat.models import Message
 from chat.selectors import muted_ids
@@ -21,6 +21,8 @@ from web.chat import rendering
 
 
 class ChatSocket:
+    zone = None  # the reader's time zone (set by the base socket)
+
     chat_prefs_loaded = False
     chat_enabled = True
     chat_muted: frozenset = frozenset()
@@ -55,7 +57,10 @@ class ChatSocket:
             await self.send_error(Unavailable(), rendering.error_html)
 
     def _chat_post(self, data: dict, place: dict) -> None:
-        with translation.override(self.language):  # a refusal with figures is worded here
+        with (
+            translation.override(self.language),
+            timezone.override(self.zone),
+        ):  # a refusal with figures is worded here
             chat_post(
                 user=self.user,
                 text=data.get("text", ""),
@@ -74,7 +79,7 @@ class ChatSocket:
             await in_db_thread(self._chat_reload)(None)
         if not self.chat_enabled or event["author"] in self.chat_muted:
             return
-        with translation.override(self.language):
+        with translation.override(self.language), timezone.override(self.zone):
             item = rendering.item_of_event(event)
             if self.json_mode:
                 chat = {
@@ -117,7 +122,7 @@ class ChatSocket:
         self.chat_prefs_loaded = True
         if place is None or self.json_mode:
             return None
-        with translation.override(self.language):
+        with translation.override(self.language), timezone.override(self.zone):
             context = rendering.panel_context(
                 user=user, player=self.chat_player(), over=False, **place
             )

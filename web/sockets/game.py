@@ -74,12 +74,17 @@ class GameConsumer(Socket):
 
     def read_on_join(self) -> selectors.GameState:
         """What this user may see (``NotFound`` if nothing); a seat is present, and back."""
-        state = selectors.game_state_for_user(game_id=self.game_id, user=self.user)
+        state = self.read_state()
         services.game_player_seen(game_id=self.game_id, user=self.user, change=+1)
         was_away = state.seat is not None and state.seat in state.meta["away"]
         if was_away and services.game_player_reconnected(game_id=self.game_id, seat=state.seat):
-            return selectors.game_state_for_user(game_id=self.game_id, user=self.user)
+            return self.read_state()
         return state
+
+    def read_state(self) -> selectors.GameState:
+        return selectors.game_state_for_user(
+            game_id=self.game_id, user=self.user, invite_code=self.param("invite")
+        )
 
     async def seen(self, change: int = 0, active: bool = False) -> None:
         """A sign of life of this seat: +1 connect, -1 disconnect, 0 alive; ``active``: a frame
