@@ -1,6 +1,7 @@
 """In real Chromium against a live Daphne: every page works under the Content-Security-Policy
-(skyjo_site/csp.py) with no violation: htmx, the websocket extension (lobby and game sockets),
-the redirect when a lobby's game starts, the "(you)" mark, the replay's arrow keys, the admin."""
+(skyjo_site/csp.py) with no violation and no script error: htmx, the websocket extension (lobby
+and game sockets), the redirect when a lobby's game starts, the "(you)" mark, the chat, a game
+over, the replay's arrow keys, the moderation pages, the admin."""
 
 import re
 
@@ -80,6 +81,9 @@ def test_the_site_works_under_its_content_security_policy(
     )
     assert "(you)" in mark
     guest.screenshot(path=str(screenshot_dir / "csp-game.png"))
+    guest.fill("#chat-input", "good luck")
+    guest.keyboard.press("Enter")
+    host.locator("#chat").get_by_text("good luck").wait_for()  # pushed over the socket
     assert violations(host) == [] and violations(guest) == []
 
     finished = start_game(ann, ben, end_score=30)
@@ -91,7 +95,18 @@ def test_the_site_works_under_its_content_security_policy(
     host.wait_for_selector('#replay-body[data-step="5"]')
     assert violations(host) == []
 
-    for url in ["/admin/", "/admin/games/game/", f"/admin/games/game/{finished.pk}/change/"]:
+    host.goto(f"{base}/games/{finished.pk}/")  # the game over: scores, analysis, rematch
+    host.locator("#analysis-slot").wait_for()
+    assert violations(host) == []
+
+    moderation = ["/moderation/", "/moderation/log/", "/moderation/players/ben/"]
+    moderation.append(f"/moderation/games/{finished.pk}/")
+    for url in [
+        *moderation,
+        "/admin/",
+        "/admin/games/game/",
+        f"/admin/games/game/{finished.pk}/change/",
+    ]:
         host.goto(base + url)
         assert violations(host) == [], url
     assert problems == []
