@@ -89,9 +89,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Before anything writes a date: a ban's end is worded by the next one.
+    "web.timezones.TimeZoneMiddleware",
     "web.accounts.middleware.BannedUserMiddleware",
     "web.accounts.middleware.UserLanguageMiddleware",
-    "web.timezones.TimeZoneMiddleware",
     "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
