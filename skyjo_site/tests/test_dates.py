@@ -19,10 +19,10 @@ MOMENT = datetime(2026, 12, 4, 6, 7, tzinfo=UTC)
 
 def test_a_moment_is_written_in_the_active_zone_and_language_with_the_zone_named():
     with translation.override("en"), timezone.override(zone_named("Europe/Oslo")):
-        assert when(MOMENT) == "Dec. 4, 2026, 7:07 a.m. CET"
-        assert day(MOMENT) == "Dec. 4, 2026"
+        assert when(MOMENT) == "4 Dec 2026 07:07 CET"
+        assert day(MOMENT) == "4 Dec 2026"
     with translation.override("de"), timezone.override(zone_named("America/New_York")):
-        assert when(MOMENT) == "4. Dezember 2026 01:07 EST"
+        assert when(MOMENT) == "4 Dez 2026 01:07 EST"
 
 
 @pytest.mark.parametrize("name", ["", "Mars/Olympus", "../etc/passwd", "x" * 100, None])
@@ -34,7 +34,7 @@ def test_the_log_in_page_gives_a_bans_end_in_the_players_zone(client, alice, set
     alice.ban("cheating", until=MOMENT.replace(year=2099))
     client.cookies["skyjo_tz"] = "Asia/Tokyo"
     page = login(client).content.decode()
-    assert "This account is banned until Dec. 4, 2099, 3:07 p.m. JST: cheating" in page
+    assert "This account is banned until 4 Dec 2099 15:07 JST: cheating" in page
 
 
 def test_the_moderation_log_uses_the_same_words(client, alice, moderator):
@@ -43,7 +43,4 @@ def test_the_moderation_log_uses_the_same_words(client, alice, moderator):
     client.force_login(moderator)
     client.cookies["skyjo_tz"] = "Asia/Tokyo"
     page = client.get(reverse("moderation:log")).content.decode()
-    assert (
-        'until <time datetime="2099-12-04T06:07:00+00:00">Dec. 4, 2099, 3:07 p.m. JST</time>'
-        in page
-    )
+    assert 'until <time datetime="2099-12-04T06:07:00+00:00">4 Dec 2099 15:07 JST</time>' in page
