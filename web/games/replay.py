@@ -11,7 +11,7 @@ import sys
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseBadRequest
+from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,13 +22,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from core.caches import BoundedCache
-from core.errors import NotFound
-from games import engine, records, selectors
+from games import engine, records
 from games.labels import step_text
 from games.models import Game
 from web import ratelimit
 from web.analysis.views import replay_analysis
 from web.games import rendering
+from web.shortcuts import game_or_404
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
@@ -98,10 +98,7 @@ def replay_context(game: Game, step: int, last: int, position: engine.Position) 
 @login_required
 @require_GET
 def game_replay(request, game_id: int):
-    try:
-        game, seat = selectors.game_for_user(game_id=game_id, user=request.user)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+    game, seat = game_or_404(request, game_id)
     if game.status not in REPLAYABLE:
         messages.info(request, _("The replay of a game opens once the game is over."))
         return redirect("games:game", game.pk)

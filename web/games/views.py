@@ -23,6 +23,7 @@ from web.games import rendering
 from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
 from web.games.presenters import public_of
 from web.ratelimit import limit
+from web.shortcuts import game_or_404, lobby_or_404
 
 END_SCORE = {"label": gettext_lazy("End score"), "min_value": 1, "max_value": 1000, "initial": 100}
 
@@ -145,19 +146,9 @@ def lobby_list(request):
     )
 
 
-def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
-    """The lobby if the user may see it, else the 404 of a lobby that is not there."""
-    try:
-        return selectors.lobby_for_user(
-            lobby_id=lobby_id, user=request.user, invite_code=invite_code
-        )
-    except NotFound as exc:
-        raise Http404(exc.message) from None
-
-
 @login_required
 def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
-    lobby = _lobby_or_404(request, lobby_id, invite_code)
+    lobby = lobby_or_404(request, lobby_id, invite_code)
     context = lobby_context(lobby, request.user, invite_code)
     # To the game, for whoever may see it: a private game's late invitee stays here, where the
     # page says it started without them (the game's page would say "no such game").
@@ -184,7 +175,7 @@ def lobby_invite(request, code: str):
 
 
 def _host_action(request, lobby_id: int, service, **kwargs):
-    _lobby_or_404(request, lobby_id)
+    lobby_or_404(request, lobby_id)
     _try(request, lambda: service(lobby_id=lobby_id, host=request.user, **kwargs))
     return redirect("games:lobby", lobby_id)
 
@@ -194,7 +185,7 @@ def _host_action(request, lobby_id: int, service, **kwargs):
 @join_limit
 def lobby_join(request, lobby_id: int):
     code = request.POST.get("invite_code") or None
-    _lobby_or_404(request, lobby_id, code)
+    lobby_or_404(request, lobby_id, code)
     try:
         services.lobby_join(lobby_id=lobby_id, user=request.user, invite_code=code)
     except ServiceError as exc:
@@ -210,7 +201,7 @@ def lobby_join(request, lobby_id: int):
 @login_required
 @require_POST
 def lobby_leave(request, lobby_id: int):
-    _lobby_or_404(request, lobby_id)
+    lobby_or_404(request, lobby_id)
     if _try(request, lambda: services.lobby_leave(lobby_id=lobby_id, user=request.user)) is None:
         return redirect("games:lobby", lobby_id)
     messages.info(request, _("You left the lobby."))
@@ -242,7 +233,7 @@ def lobby_remove_bot(request, lobby_id: int, seat_index: int):
 @require_POST
 @join_limit
 def lobby_start(request, lobby_id: int):
-    _lobby_or_404(request, lobby_id)
+    lobby_or_404(request, lobby_id)
     if game := _try(request, lambda: services.lobby_start(lobby_id=lobby_id, user=request.user)):
         return redirect("games:game", game.pk)
     return redirect("games:lobby", lobby_id)
@@ -252,19 +243,9 @@ def _invite_query(code: str) -> str:
     return urlencode({"invite": code})
 
 
-def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
-    """The game and the user's seat if they may see it (``?invite=`` the lobby's code lets
-    an invitee watch a private game), else the 404 of a game not there."""
-    try:
-        invite_code = request.GET.get("invite")
-        return selectors.game_for_user(game_id=game_id, user=request.user, invite_code=invite_code)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
-
-
 @login_required
 def game_detail(request, game_id: int):
-    game, seat = _game_or_404(request, game_id)
+    game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
     can_end = selectors.may_end(game, seat)
@@ -292,7 +273,7 @@ def game_detail(request, game_id: int):
 @login_required
 @require_GET
 def game_state_json(request, game_id: int):
-    game, seat = _game_or_404(request, game_id)
+    game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     data = {**state.view.to_json(), "version": game.version}
     if state.meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
@@ -305,7 +286,7 @@ def game_state_json(request, game_id: int):
 @login_required
 @require_GET
 def game_record_json(request, game_id: int):
-    game, _seat = _game_or_404(request, game_id)
+    game, _seat = game_or_404(request, game_id)
     if game.status != Game.Status.FINISHED:
         return JsonResponse(
             {
@@ -325,7 +306,7 @@ def game_record_json(request, game_id: int):
 @require_POST
 @join_limit
 def game_rematch(request, game_id: int):
-    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    game_or_404(request, game_id)  # a private game's stranger: as if there were none
     new = _try(request, lambda: services.game_rematch(game_id=game_id, user=request.user))
     return redirect("games:game", new.pk if new else game_id)
 
@@ -336,7 +317,7 @@ def game_abandon(request, game_id: int):
     """The only human of a game against bots ends it; ``counts`` (1 or 0) is what the form told
     them, so that a move made since never changes what they agreed to."""
     told = {"1": True, "0": False}.get(request.POST.get("counts"))
-    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    game_or_404(request, game_id)  # a private game's stranger: as if there were none
     try:
         counted = services.game_abandon(game_id=game_id, user=request.user, counts=told)
     except (NotAPlayer, NotFound) as exc:  # a spectator of a public game: nothing to end

@@ -15,12 +15,12 @@ from accounts.models import User
 from accounts.names import short_name
 from core.access import perm
 from core.errors import NotFound, ServiceError
-from games import selectors as game_selectors
 from games.models import Game
 from moderation import selectors, services
 from moderation.models import Report
 from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
 from web.redirects import local_url
+from web.shortcuts import game_or_404
 
 
 def _back(request, default: str) -> str:
@@ -91,10 +91,7 @@ def report_player(request, username):
 @login_required
 def report_game(request, game_id):
     """From the table: the game itself, or one of the other people at it."""
-    try:
-        game, _seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
-    except NotFound as exc:
-        raise Http404 from exc
+    game, _seat = game_or_404(request, game_id)
     others = [
         (str(p.user_id), _("The player %(name)s") % {"name": short_name(p.name)})
         for p in game.players.exclude(user=None).exclude(user=request.user).order_by("seat")
