@@ -12,19 +12,15 @@ from chat.quick import QUICK
 from chat.selectors import messages_for, muted_ids
 
 
-def shown_text(text: str, quick: str) -> str:
-    """A quick message in the reader's language (the active one), else the text as typed."""
-    return str(QUICK[quick]) if quick in QUICK else text
-
-
 def item(*, id, author, name, text, quick, at) -> dict:
+    """A message for the templates; a quick one in the reader's language (the active one)."""
     if isinstance(at, str):
         at = parse_datetime(at)
     return {
         "id": id,
         "author": author,
         "name": name,
-        "text": shown_text(text, quick),
+        "text": str(QUICK[quick]) if quick in QUICK else text,
         "at": timezone.localtime(at) if at else None,
     }
 

@@ -13,6 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import NotAPlayer, NotFound, ServiceError
@@ -20,8 +21,7 @@ from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
-from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
-from web.games.presenters import public_of
+from web.games.presenters import LEVEL_CHOICES, lobby_context, public_of
 from web.ratelimit import limit
 from web.shortcuts import game_or_404, lobby_or_404
 
@@ -44,10 +44,10 @@ create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
 join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 
 
-def _try(request, call):
-    """``call()``, or ``None`` with its ``ServiceError``'s message shown."""
+def _try(request, service, **kwargs):
+    """``service(**kwargs)``, or ``None`` with its ``ServiceError``'s message shown."""
     try:
-        return call()
+        return service(**kwargs)
     except ServiceError as exc:
         messages.error(request, exc.message)
 
@@ -65,15 +65,9 @@ def play_bots(request):
     form = BotGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose 1 to 7 bots, a level and an end score from 1 to 1000."))
-    elif game := _try(
-        request, lambda: services.bot_game_create(user=request.user, **form.cleaned_data)
-    ):
+    elif game := _try(request, services.bot_game_create, user=request.user, **form.cleaned_data):
         return redirect("games:game", game.pk)
     return redirect("games:home")
-
-
-def rules(request):
-    return render(request, "games/rules.html")
 
 
 TURN_CLOCK_CHOICES = [
@@ -174,12 +168,6 @@ def lobby_invite(request, code: str):
     return lobby_detail(request, lobby.pk, invite_code=code)
 
 
-def _host_action(request, lobby_id: int, service, **kwargs):
-    lobby_or_404(request, lobby_id)
-    _try(request, lambda: service(lobby_id=lobby_id, host=request.user, **kwargs))
-    return redirect("games:lobby", lobby_id)
-
-
 @login_required
 @require_POST
 @join_limit
@@ -202,7 +190,7 @@ def lobby_join(request, lobby_id: int):
 @require_POST
 def lobby_leave(request, lobby_id: int):
     lobby_or_404(request, lobby_id)
-    if _try(request, lambda: services.lobby_leave(lobby_id=lobby_id, user=request.user)) is None:
+    if _try(request, services.lobby_leave, lobby_id=lobby_id, user=request.user) is None:
         return redirect("games:lobby", lobby_id)
     messages.info(request, _("You left the lobby."))
     return redirect("games:lobbies")
@@ -210,23 +198,12 @@ def lobby_leave(request, lobby_id: int):
 
 @login_required
 @require_POST
-def lobby_remove(request, lobby_id: int, seat_index: int):
-    return _host_action(request, lobby_id, services.lobby_remove_player, seat_index=seat_index)
-
-
-@login_required
-@require_POST
-def lobby_add_bot(request, lobby_id: int, seat_index: int):
-    level = request.POST.get("level", "")
-    return _host_action(
-        request, lobby_id, services.lobby_add_bot, seat_index=seat_index, level=level
-    )
-
-
-@login_required
-@require_POST
-def lobby_remove_bot(request, lobby_id: int, seat_index: int):
-    return _host_action(request, lobby_id, services.lobby_remove_bot, seat_index=seat_index)
+def lobby_seat_action(request, lobby_id: int, seat_index: int, service):
+    """The host's ``service`` (named by the URL) on a seat; a bot added at the ``level`` posted."""
+    lobby_or_404(request, lobby_id)
+    extra = {"level": request.POST.get("level", "")} if service is services.lobby_add_bot else {}
+    _try(request, service, lobby_id=lobby_id, host=request.user, seat_index=seat_index, **extra)
+    return redirect("games:lobby", lobby_id)
 
 
 @login_required
@@ -234,7 +211,7 @@ def lobby_remove_bot(request, lobby_id: int, seat_index: int):
 @join_limit
 def lobby_start(request, lobby_id: int):
     lobby_or_404(request, lobby_id)
-    if game := _try(request, lambda: services.lobby_start(lobby_id=lobby_id, user=request.user)):
+    if game := _try(request, services.lobby_start, lobby_id=lobby_id, user=request.user):
         return redirect("games:game", game.pk)
     return redirect("games:lobby", lobby_id)
 
@@ -272,15 +249,14 @@ def game_detail(request, game_id: int):
 
 @login_required
 @require_GET
+@cache_control(no_store=True)
 def game_state_json(request, game_id: int):
     game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     data = {**state.view.to_json(), "version": game.version}
     if state.meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
         data["clock"] = state.meta["clock"]
-    response = JsonResponse(data)
-    response["Cache-Control"] = "no-store"
-    return response
+    return JsonResponse(data)
 
 
 @login_required
@@ -288,15 +264,9 @@ def game_state_json(request, game_id: int):
 def game_record_json(request, game_id: int):
     game, _seat = game_or_404(request, game_id)
     if game.status != Game.Status.FINISHED:
-        return JsonResponse(
-            {
-                "error": {
-                    "code": "game_not_finished",
-                    "message": _("The record of a game is published once the game is over."),
-                }
-            },
-            status=403,
-        )
+        message = _("The record of a game is published once the game is over.")
+        error = {"code": "game_not_finished", "message": message}
+        return JsonResponse({"error": error}, status=403)
     response = JsonResponse(records.finished_record(game))
     response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
     return response
@@ -307,7 +277,7 @@ def game_record_json(request, game_id: int):
 @join_limit
 def game_rematch(request, game_id: int):
     game_or_404(request, game_id)  # a private game's stranger: as if there were none
-    new = _try(request, lambda: services.game_rematch(game_id=game_id, user=request.user))
+    new = _try(request, services.game_rematch, game_id=game_id, user=request.user)
     return redirect("games:game", new.pk if new else game_id)
 
 

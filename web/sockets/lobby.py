@@ -10,7 +10,7 @@ from core.caches import BoundedCache
 from core.db import in_db_thread
 from core.errors import NotFound
 from games import publish, selectors
-from web.games.lobby_presenter import lobby_context
+from web.games.presenters import lobby_context
 from web.sockets import frames
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
