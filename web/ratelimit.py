@@ -8,6 +8,7 @@ import logging
 
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django_ratelimit.core import _split_rate, get_usage, is_ratelimited
@@ -119,14 +120,8 @@ def ratelimited(request, exception=None):
     return render(request, "ratelimited.html", {"message": message}, status=429)
 
 
-class WriteRateLimitMiddleware:
+class WriteRateLimitMiddleware(MiddlewareMixin):
     """Count every POST (bar the log-in form) against ``SKYJO_RATELIMIT_WRITE``."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         if request.method != "POST":

@@ -7,7 +7,6 @@ name the list they show (``MOVES_HEADER``) and get it back as a placeholder.
 """
 
 import re
-import sys
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,17 +30,6 @@ from web.games import rendering
 from web.shortcuts import game_or_404
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
-
-
-def parse_step(raw: str | None, count: int) -> int | None:
-    """The step asked for, clamped to ``0 .. count - 1``; ``None`` if it is no whole number."""
-    if raw is None:
-        return 0
-    try:
-        step = int(raw)
-    except ValueError:
-        return None
-    return min(max(step, 0), count - 1)
 
 
 # (game, status, language, analysis state) -> (steps, the move list with a mark per step).
@@ -103,8 +91,9 @@ def game_replay(request, game_id: int):
         messages.info(request, _("The replay of a game opens once the game is over."))
         return redirect("games:game", game.pk)
     record = records.finished_record(game)
-    step = parse_step(request.GET.get("step"), sys.maxsize)  # the last is known below
-    if step is None:
+    try:
+        step = max(int(request.GET.get("step", 0)), 0)  # past the last: below
+    except ValueError:
         return HttpResponseBadRequest(
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )

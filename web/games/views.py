@@ -118,16 +118,14 @@ class LobbyForm(forms.Form):
 @login_required
 @create_limit
 def lobby_list(request):
-    form = LobbyForm()
-    if request.method == "POST":
-        form = LobbyForm(request.POST)
-        if form.is_valid():
-            try:
-                lobby = services.lobby_create(host=request.user, **form.cleaned_data)
-            except ServiceError as exc:
-                form.add_error(None, exc.message)
-            else:
-                return redirect("games:lobby", lobby.pk)
+    form = LobbyForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            lobby = services.lobby_create(host=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("games:lobby", lobby.pk)
     return render(
         request,
         "games/lobby_list.html",
@@ -296,8 +294,7 @@ def game_abandon(request, game_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
-    if counted:
-        messages.success(request, _("The game is ended: it counts as a loss, in last place."))
-    else:
-        messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    counts = _("The game is ended: it counts as a loss, in last place.")
+    voided = _("The game is ended: it counts in no statistics and no rating.")
+    messages.success(request, counts if counted else voided)
     return redirect("games:home")
