@@ -36,10 +36,8 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
     form = ReportForm(request.POST or None, targets=targets)
     if request.method == "POST" and form.is_valid():
         chosen_kind, chosen_id = kind, target_id
-        if targets:
-            chosen = form.cleaned_data["target"]
-            if chosen != "game":
-                chosen_kind, chosen_id = Report.Kind.PLAYER, int(chosen)
+        if form.cleaned_data.get("target", "game") != "game":  # a player at the game
+            chosen_kind, chosen_id = Report.Kind.PLAYER, int(form.cleaned_data["target"])
         try:
             _report, created = services.report_create(
                 reporter=request.user,
@@ -53,9 +51,8 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
             messages.error(request, exc.message)
         else:
             if created:
-                messages.success(
-                    request, _("Thank you: your report was received. A moderator will look at it.")
-                )
+                thanks = _("Thank you: your report was received. A moderator will look at it.")
+                messages.success(request, thanks)
             else:
                 messages.info(
                     request, _("You have reported this already: a moderator will look at it.")

@@ -12,8 +12,6 @@ MAX_FRAME = 2048
 COMMANDS = ("sync", "ready", "rematch")
 ACTION_KEYS = frozenset({"reveal", "take", "swap", "flip"})
 KNOWN_KEYS = ACTION_KEYS | {"version", *COMMANDS}
-# Added by htmx's websocket extension to the frames it sends; never read.
-IGNORED_KEYS = ("HEADERS",)
 # HTML mode: htmx sends form fields as strings. Only these spellings stand for numbers and
 # booleans: digits alone (no sign, no space, no other script's digits), "true", "false".
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -52,8 +50,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     """``(command, data)``: ``sync``, ``ready``, ``rematch`` (no data), ``chat`` (parse_chat)
     or ``action`` (the action's keys and an integer ``version``)."""
     data = load(text_data, bytes_data)
-    for key in IGNORED_KEYS:
-        data.pop(key, None)
+    data.pop("HEADERS", None)  # htmx's websocket extension adds it; never read
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         if is_chat(data):  # only here: a move's frame never asks

@@ -19,7 +19,6 @@ from web.sockets import frames, presence_frames
 from web.sockets.access import session_alive
 from web.sockets.base import FAILED, Socket
 
-MAX_FRAME = frames.MAX_FRAME
 # A player's frame is written down as a sign of activity (games.presence) at most this often.
 ACTIVE_EVERY = 10
 
