@@ -1,7 +1,5 @@
-"""The client's address for HTTP and websockets: the peer's, or with ``SKYJO_TRUSTED_PROXIES``
-= N the N-th ``X-Forwarded-For`` entry from the right (entries a client wrote are to its left).
-A value that is not an IP address falls back to the peer, else to ``UNKNOWN``.
-"""
+"""The client's address for HTTP and websockets: the peer's, or with ``SKYJO_TRUSTED_PROXIES`` = N
+the N-th ``X-Forwarded-For`` entry from the right; not an IP address: the peer, else ``UNKNOWN``."""
 
 import ipaddress
 

@@ -1,10 +1,5 @@
-"""The Content-Security-Policy header (a small middleware; Django 5.2 has none built in).
-
-Only the site's own files may run or style a page: no inline script, style or event handler,
-no eval, no plugin, no framing, forms posting only here, the app's manifest and service worker
-from here; ``connect-src`` names the host for the websockets. ``SKYJO_CSP_REPORT_ONLY=true``
-sends it report-only.
-"""
+"""The Content-Security-Policy header (Django 5.2 has none): only the site's own files may run or
+style a page; ``connect-src`` names the host for the websockets. SKYJO_CSP_REPORT_ONLY."""
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost

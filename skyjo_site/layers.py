@@ -9,8 +9,7 @@ BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 
-# Longer than channels_redis core's 5 s BZPOPMIN: with redis-py's 5 s default a late empty
-# answer raises TimeoutError and the consumer dies (close 1011).
+# Longer than channels_redis core's 5 s BZPOPMIN, whose late empty answer would time out.
 SOCKET_TIMEOUT = 30
 
 

@@ -1,10 +1,5 @@
-"""Settings for Skyjo Online, read from the environment.
-
-With no variable set the site runs on the embedded default: DEBUG on, SQLite, the in-memory
-channel layer, e-mail printed to the console and a development secret key. Production
-(``DEBUG=false``) refuses that secret and requires ``ALLOWED_HOSTS``. Every variable is
-listed in docs/configuration.md.
-"""
+"""Settings from the environment (docs/configuration.md). Unset, the site runs in development:
+DEBUG, SQLite, the in-memory layer, console e-mail; DEBUG=false requires a secret and hosts."""
 
 import os
 import tempfile
@@ -239,7 +234,6 @@ SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 100, minimum=1)
 # Threads of the sockets' database calls (core.db); SQLite writes one at a time.
 SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum=1)
 
-# Accounts
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -256,8 +250,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins: axes locks a (username, address) pair, never one alone (anyone could lock a
-# victim out); the brake counts an address's failures across usernames.
+# Failed logins: axes locks a (username, address) pair; the brake counts an address's failures.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -284,7 +277,6 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Skyjo Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Internationalisation
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -345,7 +337,6 @@ LOGGING = {
     },
 }
 
-# Game settings used by the games app.
 SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
 SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 # Every server process runs the bot runner (web.runner) unless this is false.

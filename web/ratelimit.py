@@ -1,8 +1,5 @@
-"""HTTP rate limits: django-ratelimit's counters in the default cache, with rates read from
-settings at each request (``limit``, ``count``, ``refusal``), every other POST counted against
-``SKYJO_RATELIMIT_WRITE`` (``WriteRateLimitMiddleware``) and one 429 answer (``ratelimited``).
-Limits, keys and settings: docs/configuration.md.
-"""
+"""HTTP rate limits (docs/configuration.md): django-ratelimit's counters with rates read from
+settings per request, every other POST against ``SKYJO_RATELIMIT_WRITE``, one 429 answer."""
 
 import logging
 

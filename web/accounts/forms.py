@@ -142,8 +142,7 @@ class SettingsForm(forms.ModelForm):
         if email.lower() == (self.instance.email or "").lower():
             return email
         typed = self.data.get("current_password") or ""
-        # hashers.check_password, not User.check_password: no upgrade of the stored hash here
-        # (saving the password column would close the player's sockets).
+        # Not User.check_password: an upgrade of the stored hash would close the player's sockets.
         if not isinstance(typed, str) or not check_password(typed, self.instance.password):
             self.add_error(
                 "current_password",

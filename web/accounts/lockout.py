@@ -1,6 +1,5 @@
-"""Failed log-ins (HTTP 429, the wait in words): django-axes locks a (username, address) pair
-after ``AXES_FAILURE_LIMIT`` wrong passwords; the brake stops an address past
-``SKYJO_LOGIN_BRAKE`` failures across usernames until its window ends."""
+"""Failed log-ins (429): django-axes locks a (username, address) pair after AXES_FAILURE_LIMIT
+failures; the brake stops an address past SKYJO_LOGIN_BRAKE failures across usernames."""
 
 from datetime import timedelta
 

@@ -1,10 +1,6 @@
-"""The replay of a game that is over, step by step: each step shows the spectator view of that
-moment (``?step=N``, clamped; not a whole number: 400), an htmx request only ``replay-body``.
-
-A finished game never changes: its move list is rendered once per language and analysis state
-(``_move_lists``), each render limited per user (SKYJO_RATELIMIT_REPLAY); the page's own links
-name the list they show (``MOVES_HEADER``) and get it back as a placeholder.
-"""
+"""The replay of a game that is over (``?step=N``; htmx: only ``replay-body``). Its move list is
+rendered once per language and analysis state, limited per user (SKYJO_RATELIMIT_REPLAY); a page
+that holds it names it (``MOVES_HEADER``) and gets a placeholder."""
 
 import re
 

@@ -142,8 +142,7 @@ def lobby_list(request):
 def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
     lobby = lobby_or_404(request, lobby_id, invite_code)
     context = lobby_context(lobby, request.user, invite_code)
-    # To the game, for whoever may see it: a private game's late invitee stays here, where the
-    # page says it started without them (the game's page would say "no such game").
+    # To the game, for whoever may see it: a private game's late invitee is told here.
     if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
         if context["my_seat"] or selectors.may_watch(lobby, request.user):
             return redirect("games:game", lobby.game_id)

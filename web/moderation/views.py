@@ -27,9 +27,6 @@ def _back(request, default: str) -> str:
     return local_url(request, request.POST.get("next") or request.GET.get("next")) or default
 
 
-# Players' reports ---------------------------------------------------------------------------
-
-
 def _report_page(request, *, title, back, kind, target_id, targets=None, game_id=None):
     """The report form for one target (or, with ``targets``, one of several), and its
     answer: received, or received already."""
@@ -123,9 +120,6 @@ def report_message(request, message_id):
     )
 
 
-# Moderators' pages --------------------------------------------------------------------------
-
-
 def _moderator(request, codename="view_report"):
     if not request.user.is_authenticated or not request.user.has_perm(perm(codename)):
         raise PermissionDenied
@@ -171,9 +165,8 @@ def audit_log(request):
     )
 
 
-# Moderators' actions: name -> (permission, moderation.services function, done). The function's
-# first word names its target; a silence and a ban take a duration; the actions that may answer
-# a report are told which.
+# Moderators' actions: name -> (permission, moderation.services function named by its target,
+# done); a silence and a ban take a duration.
 ACTIONS = {
     "dismiss": ("dismiss_report", "report_dismiss", gettext_lazy("The report is dismissed.")),
     "hide": ("hide_message", "message_hide", gettext_lazy("The message is hidden.")),

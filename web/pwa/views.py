@@ -1,9 +1,5 @@
-"""The installable app: its manifest, its service worker (served from the site's root, so that
-it may control every page) and the page that worker shows when the network is gone.
-
-The worker keeps the static shell (``SHELL``) and the offline page, cached at install; it
-caches nothing else: every navigation goes to the network (the offline page only when that
-fails), and pages with a player's data, the API and the sockets are never stored."""
+"""The installable app: its manifest, its service worker (from the site's root, to control every
+page; it keeps only the static ``SHELL`` and the offline page) and that offline page."""
 
 import hashlib
 import json

@@ -1,7 +1,5 @@
-"""A client's frame read by exactly the grammar of docs/protocol.md: a text frame of at most
-``MAX_FRAME`` characters holding one flat JSON object. Anything else is a ``BadRequest`` with a
-documented ``code``, never another error (test_frames_fuzz.py); messages stay in English.
-"""
+"""A client's frame read by exactly the grammar of docs/protocol.md (a text frame of at most
+``MAX_FRAME`` characters, one flat JSON object); anything else is a documented ``BadRequest``."""
 
 import json
 import re
@@ -12,8 +10,7 @@ MAX_FRAME = 2048
 COMMANDS = ("sync", "ready", "rematch")
 ACTION_KEYS = frozenset({"reveal", "take", "swap", "flip"})
 KNOWN_KEYS = ACTION_KEYS | {"version", *COMMANDS}
-# HTML mode: htmx sends form fields as strings. Only these spellings stand for numbers and
-# booleans: digits alone (no sign, no space, no other script's digits), "true", "false".
+# HTML mode: form fields arrive as strings; only ASCII digits and "true"/"false" are converted.
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -83,8 +80,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     return "action", data
 
 
-# Chat frames ({"chat": "text"} or {"quick": "gg"}): nothing else but a ``version`` (ignored)
-# and htmx's ``HEADERS``.
+# Chat frames ({"chat": "text"} or {"quick": "gg"}), with at most an ignored ``version``.
 KEYS = frozenset({"chat", "quick"})
 ALLOWED = KEYS | {"version", "HEADERS"}
 

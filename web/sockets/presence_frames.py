@@ -1,7 +1,5 @@
-"""Who a game waits for (seats with no socket open the bot does not play for yet), read once
-per process for all its sockets of the game after a hint (publish.presence_changed), or from a
-recent read (:func:`recent`, the heartbeat's). Not versioned (docs/protocol.md).
-"""
+"""Who a game waits for (offline seats the bot does not play yet), read once per process for
+all its sockets after a hint, or from a recent read (the heartbeat's). Not versioned."""
 
 import asyncio
 import json

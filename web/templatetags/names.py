@@ -1,6 +1,5 @@
-"""Builtins of every template: ``{{ name|player_name }}`` (cut, the full name in its tooltip),
-``short_player_name`` (the cut name as text), ``{{ name|player }}`` and ``{{ lobby.name|table }}``
-(bots' names and bot games' titles in the viewer's language, games.labels)."""
+"""Builtins of every template: ``player_name`` (cut, full name in its tooltip),
+``short_player_name``, ``player`` and ``table`` (bots' names and titles translated)."""
 
 from django import template
 
