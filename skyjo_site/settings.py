@@ -86,8 +86,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Before anything writes a date: a ban's end is worded by the next one.
     "web.timezones.TimeZoneMiddleware",
-    "web.accounts.middleware.BannedUserMiddleware",
-    "web.accounts.middleware.UserLanguageMiddleware",
+    "web.accounts.middleware.PlayerMiddleware",
     "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -48,10 +48,7 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
     accepted = closed = False
     claim = claim_task = user_group = None
     dropped = 0
-
-    @property
-    def label(self) -> str:
-        return type(self).__name__
+    label = "socket"  # in the log; its place once open
 
     async def connect(self):
         self.user = user = self.scope.get("user")

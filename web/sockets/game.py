@@ -39,12 +39,9 @@ class GameConsumer(Socket):
     away = False  # this seat is away in the last frame sent
     checked_version = None  # the version at the heartbeat's last check
 
-    @property
-    def label(self) -> str:
-        return f"game socket {self.game_id}"
-
     async def open(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.label = f"game socket {self.game_id}"
         self.json_mode = self.param("format") == "json"
         self.wants_presence = self.param("presence") == "1"
         # Joined before the read: a version saved after it arrives as a message.

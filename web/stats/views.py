@@ -58,21 +58,17 @@ def profile(request, username):
     player = profile_cache.profile_owner(username, request.user)
 
     def panels(figures) -> str:
-        return render_to_string(
-            "stats/profile_stats.html",
-            {
-                "player": player,
-                "profile": figures,
-                "rating": rating_chart(figures.rating_history),
-                "sides": [
-                    (title, key, side, distribution_chart(side.distribution))
-                    for title, key, side in (
-                        (_("Against people"), "people", figures.people),
-                        (_("With bots"), "bots", figures.bots),
-                    )
-                ],
-            },
-        )
+        sides = [
+            (_("Against people"), "people", figures.people),
+            (_("With bots"), "bots", figures.bots),
+        ]
+        context = {
+            "player": player,
+            "profile": figures,
+            "rating": rating_chart(figures.rating_history),
+        }
+        context["sides"] = [(*side, distribution_chart(side[2].distribution)) for side in sides]
+        return render_to_string("stats/profile_stats.html", context)
 
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
     # A viewer who shares no private game with the player sees what a visitor sees.
