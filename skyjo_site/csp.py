@@ -21,13 +21,12 @@ POLICY = {
 
 
 def policy_for(request) -> str:
-    directives = {name: list(sources) for name, sources in POLICY.items()}
     try:
         host = request.get_host()
     except DisallowedHost:
         host = None
-    if host:
-        directives["connect-src"] += [f"ws://{host}", f"wss://{host}"]
+    sockets = [f"ws://{host}", f"wss://{host}"] if host else []
+    directives = {**POLICY, "connect-src": POLICY["connect-src"] + sockets}
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
 
 
@@ -37,9 +36,6 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        header = "Content-Security-Policy" + (
-            "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
-        )
-        if header not in response:
-            response[header] = policy_for(request)
+        report_only = "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
+        response.setdefault("Content-Security-Policy" + report_only, policy_for(request))
         return response

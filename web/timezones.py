@@ -24,8 +24,5 @@ class TimeZoneMiddleware:
 
     def __call__(self, request):
         zone = zone_named(request.COOKIES.get(COOKIE))
-        if zone is None:
-            timezone.deactivate()
-        else:
-            timezone.activate(zone)
+        timezone.activate(zone or timezone.get_default_timezone())
         return self.get_response(request)

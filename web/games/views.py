@@ -76,6 +76,10 @@ TURN_CLOCK_CHOICES = [
 ]
 
 
+def _checked(label) -> forms.BooleanField:
+    return forms.BooleanField(label=label, required=False, initial=True)
+
+
 class LobbyForm(forms.Form):
     name = forms.CharField(
         label=gettext_lazy("Name"), max_length=60, initial=gettext_lazy("Skyjo table")
@@ -86,19 +90,11 @@ class LobbyForm(forms.Form):
         coerce=int,
         initial=4,
     )
-    is_public = forms.BooleanField(
-        label=gettext_lazy("Public (listed here; otherwise join by invite link)"),
-        required=False,
-        initial=True,
-    )
+    is_public = _checked(gettext_lazy("Public (listed here; otherwise join by invite link)"))
     end_score = forms.IntegerField(**END_SCORE, help_text=gettext_lazy("Default 100."))
-    double_on_tie = forms.BooleanField(
-        label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
-    )
-    final_reveal_clears_columns = forms.BooleanField(
-        label=gettext_lazy("Columns completed by the final reveal are removed"),
-        required=False,
-        initial=True,
+    double_on_tie = _checked(gettext_lazy("Double the ender's score on a tie too"))
+    final_reveal_clears_columns = _checked(
+        gettext_lazy("Columns completed by the final reveal are removed")
     )
     # Preselected for people at a table; a client that leaves the field out gets no clock.
     turn_clock = forms.TypedChoiceField(

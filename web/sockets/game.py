@@ -29,6 +29,7 @@ class AccessEnded(Exception):
 
 class GameConsumer(Socket):
     sheds = True
+    error_html = staticmethod(rendering.error_html)
     version = None  # of the last state frame sent
     last_frame = ()  # that frame's parts
     own_draw = None  # (version, card) this seat drew through this socket
@@ -251,7 +252,7 @@ class GameConsumer(Socket):
 
     async def send_presence(self, offline) -> None:
         """Who the game waits for, if that changed for this socket's client."""
-        shown = presence_frames.shown_to(offline, self.seat)
+        shown = tuple(o for o in offline if o.seat != self.seat)  # its own socket is open
         if shown == self.presence or not self.wants_presence:
             return
         self.presence = shown
@@ -277,6 +278,3 @@ class GameConsumer(Socket):
                 controls = rendering.controls_html(view, meta)
             self.last_frame = (board, controls, '<div id="flash" class="flash"></div>')
         await self.send(text_data="".join(self.last_frame))
-
-    async def send_error(self, exc: ServiceError, html=None):
-        await super().send_error(exc, html or rendering.error_html)

@@ -54,11 +54,6 @@ async def _read(waiting: dict, game_id: int) -> tuple[selectors.Offline, ...]:
     return offline
 
 
-def shown_to(offline, seat: int | None) -> tuple[selectors.Offline, ...]:
-    """What a seat's socket shows: never its own seat (its socket is open)."""
-    return tuple(o for o in offline if o.seat != seat)
-
-
 def frame(offline, *, json_mode: bool, language: str) -> str:
     if json_mode:
         seats = [
