@@ -37,19 +37,10 @@ def count(
     return get_usage(request, group=group, key=key, rate=rate, method=method, increment=increment)
 
 
-def refusal(
-    request,
-    setting: str,
-    text: str,
-    *,
-    key: str,
-    group: str,
-    method: str = "POST",
-    increment: bool = True,
-) -> str | None:
-    """``None`` under the limit (see ``count``), else the refusal, logged: ``text`` with
-    ``%(count)s``, ``%(per)s`` ("an hour", "every 2 hours") and ``%(wait)s`` (the time left)."""
-    used = count(request, setting, key=key, group=group, method=method, increment=increment)
+def refusal(request, setting: str, text: str, *, increment: bool = True, **where) -> str | None:
+    """``None`` under the limit (``count``'s ``where``: key, group, method), else the refusal,
+    logged: ``text`` with ``%(count)s``, ``%(per)s`` ("an hour") and ``%(wait)s`` (time left)."""
+    used = count(request, setting, increment=increment, **where)
     if not used:
         return None
     if not increment:  # looking: the request to come would be one more

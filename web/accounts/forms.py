@@ -101,15 +101,16 @@ class AdminPasswordOnlyForm(PasswordOnlyMixin, AdminPasswordChangeForm):
     """A moderator sets a player's password (or makes it unusable) in the admin."""
 
 
+def current_password_field(**kwargs) -> forms.CharField:
+    widget = forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    return forms.CharField(label=_("Current password"), strip=False, widget=widget, **kwargs)
+
+
 class SettingsForm(forms.ModelForm):
     """The player's settings; a new e-mail address (where resets go) needs the password."""
 
-    current_password = forms.CharField(
-        label=_("Current password"),
-        required=False,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text=_("Needed only to change your e-mail address."),
+    current_password = current_password_field(
+        required=False, help_text=_("Needed only to change your e-mail address.")
     )
     language = forms.ChoiceField(
         choices=[("", _("Same as my browser")), *settings.LANGUAGES],
@@ -158,11 +159,7 @@ class SettingsForm(forms.ModelForm):
 class AccountDeleteForm(forms.Form):
     """Deleting one's own account takes the password: an open session is not enough."""
 
-    password = forms.CharField(
-        label=_("Current password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = current_password_field()
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
