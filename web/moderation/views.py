@@ -64,8 +64,7 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
 
 
 def _existing(user, kind, target_id):
-    key = {"message": "message_id", "player": "player_id", "game": "game_id"}[kind]
-    return Report.objects.filter(reporter=user, kind=kind, **{key: target_id}).first()
+    return Report.objects.filter(reporter=user, kind=kind, **{f"{kind}_id": target_id}).first()
 
 
 @login_required

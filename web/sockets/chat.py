@@ -37,9 +37,7 @@ class ChatSocket:
         return getattr(self, "game_id", None) is None or getattr(self, "seat", None) is not None
 
     def chat_channel(self) -> str:
-        if "lobby_id" in (self.chat_place() or {}) or self.chat_player():
-            return Message.Channel.PLAYERS
-        return Message.Channel.SPECTATORS
+        return Message.Channel.PLAYERS if self.chat_player() else Message.Channel.SPECTATORS
 
     async def chat_receive(self, data: dict) -> None:
         place = self.chat_place()
