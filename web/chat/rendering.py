@@ -43,11 +43,9 @@ def item_of_event(event: dict) -> dict:
 def panel_context(
     *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False
 ) -> dict:
-    """What the chat panel shows ``user``: their channel of a game or the lobby's chat; a
-    player of a finished game also reads the spectators'."""
-    channel = (
-        Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
-    )
+    """What the chat panel shows ``user``: their channel of a game (``player`` or not; in a
+    lobby, always) or the lobby's chat; a player of a finished game also reads the spectators'."""
+    channel = Message.Channel.PLAYERS if player else Message.Channel.SPECTATORS
     enabled = bool(getattr(user, "chat_enabled", True))
     context = {
         "enabled": enabled,
