@@ -2,7 +2,7 @@
 audit log, and act through moderation.services (a POST, checked against their permission)."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -119,9 +119,7 @@ def report_message(request, message_id):
     )
 
 
-def _moderator(request, codename="view_report"):
-    if not request.user.is_authenticated or not request.user.has_perm(perm(codename)):
-        raise PermissionDenied
+moderator = permission_required(perm("view_report"), raise_exception=True)
 
 
 def _with_forms(request, template: str, **context):
@@ -134,27 +132,27 @@ def _with_forms(request, template: str, **context):
     return render(request, template, {**context, "forms": forms})
 
 
+@moderator
 def queue(request):
-    _moderator(request)
     items, total = selectors.open_reports(viewer=request.user)
     return _with_forms(request, "moderation/queue.html", items=items, total=total)
 
 
+@moderator
 def player_file(request, username):
-    _moderator(request)
     player = get_object_or_404(User, username=username)
     file = selectors.player_file(player, viewer=request.user)
     return _with_forms(request, "moderation/player.html", file=file)
 
 
+@moderator
 def game_file(request, game_id):
-    _moderator(request)
     game = get_object_or_404(Game.objects.select_related("lobby"), pk=game_id)
     return _with_forms(request, "moderation/game.html", file=selectors.game_file(game))
 
 
+@permission_required(perm("view_auditentry"), raise_exception=True)
 def audit_log(request):
-    _moderator(request, "view_auditentry")
     name = request.GET.get("player")
     player = User.objects.filter(username=name).first() if name else None
     return render(
@@ -191,7 +189,8 @@ def act(request, action: str, pk: int):
     if action not in ACTIONS:
         raise Http404
     codename, service, done = ACTIONS[action]
-    _moderator(request, codename)
+    if not request.user.has_perm(perm(codename)):
+        raise PermissionDenied
     form = FORMS.get(action, ActionForm)(request.POST)
     back = _back(request, reverse("moderation:queue"))
     if not form.is_valid():
