@@ -15,16 +15,11 @@ class OwnPasswordChangeForm(PasswordOnlyMixin, AdminPasswordChangeForm):
 
 class SiteAdmin(AdminSite):
     def password_change(self, request, extra_context=None):
-        """AdminSite.password_change with OwnPasswordChangeForm."""
+        """AdminSite.password_change with OwnPasswordChangeForm (and no password_change_template)."""
         view = PasswordChangeView.as_view(
             form_class=OwnPasswordChangeForm,
             success_url=reverse("admin:password_change_done", current_app=self.name),
             extra_context={**self.each_context(request), **(extra_context or {})},
-            **(
-                {"template_name": self.password_change_template}
-                if self.password_change_template
-                else {}
-            ),
         )
         request.current_app = self.name
         return view(request)

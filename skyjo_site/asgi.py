@@ -1,8 +1,5 @@
-"""ASGI entry point: HTTP and websockets in one Daphne process.
-
-Run with ``daphne skyjo_site.asgi:application`` (or ``manage.py runserver``, which uses
-Daphne because ``daphne`` is first in INSTALLED_APPS). Each process also runs the bot runner.
-"""
+"""ASGI entry point: HTTP, websockets and the bot runner in one Daphne process
+(``daphne skyjo_site.asgi:application`` or ``manage.py runserver``)."""
 
 import gc
 import os
@@ -38,6 +35,5 @@ application = runner.AutoplayMiddleware(
 
 runner.start_when_server_runs()  # the bot runner of this process (SKYJO_AUTOPLAY)
 
-# What is loaded by now lives as long as the process: out of the cyclic collector's sight, a
-# full collection scans only what came since (a move's latency tail, docs/performance.md).
+# What is loaded by now lives as long as the process: out of the collector's sight (performance.md).
 gc.freeze()

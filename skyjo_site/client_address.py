@@ -1,7 +1,5 @@
-"""The client's address for HTTP and websockets: the peer's, or with ``SKYJO_TRUSTED_PROXIES``
-= N the N-th ``X-Forwarded-For`` entry from the right (entries a client wrote are to its left).
-A value that is not an IP address falls back to the peer, else to ``UNKNOWN``.
-"""
+"""The client's address for HTTP and websockets: the peer's, or with ``SKYJO_TRUSTED_PROXIES`` = N
+the N-th ``X-Forwarded-For`` entry from the right; not an IP address: the peer, else ``UNKNOWN``."""
 
 import ipaddress
 
@@ -39,17 +37,6 @@ def request_address(request) -> str:
     return valid_address(request.META.get("REMOTE_ADDR")) or UNKNOWN
 
 
-def scope_address(scope) -> str:
-    """The client's address of an ASGI connection (a websocket's ``scope``)."""
-    client = scope.get("client") or (None, None)
-    forwarded = [
-        value.decode("latin-1")
-        for name, value in scope.get("headers", [])
-        if name.lower() == b"x-forwarded-for"
-    ]
-    return client_address(client[0], ",".join(forwarded), settings.SKYJO_TRUSTED_PROXIES)
-
-
 class ClientAddressMiddleware:
     """Sets ``REMOTE_ADDR`` to the client's address for every later middleware and view."""
 
@@ -73,6 +60,11 @@ class ClientAddressASGIMiddleware:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
-            port = (scope.get("client") or (None, 0))[1]
-            scope = {**scope, "client": [scope_address(scope), port]}
+            peer, port = scope.get("client") or (None, 0)
+            headers = scope.get("headers", [])
+            forwarded = ",".join(
+                v.decode("latin-1") for n, v in headers if n.lower() == b"x-forwarded-for"
+            )
+            address = client_address(peer, forwarded, settings.SKYJO_TRUSTED_PROXIES)
+            scope = {**scope, "client": [address, port]}
         return await self.app(scope, receive, send)

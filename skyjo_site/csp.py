@@ -1,10 +1,5 @@
-"""The Content-Security-Policy header (a small middleware; Django 5.2 has none built in).
-
-Only the site's own files may run or style a page: no inline script, style or event handler,
-no eval, no plugin, no framing, forms posting only here, the app's manifest and service worker
-from here; ``connect-src`` names the host for the websockets. ``SKYJO_CSP_REPORT_ONLY=true``
-sends it report-only.
-"""
+"""The Content-Security-Policy header (Django 5.2 has none): only the site's own files may run or
+style a page; ``connect-src`` names the host for the websockets. SKYJO_CSP_REPORT_ONLY."""
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
@@ -26,13 +21,12 @@ POLICY = {
 
 
 def policy_for(request) -> str:
-    directives = {name: list(sources) for name, sources in POLICY.items()}
     try:
         host = request.get_host()
     except DisallowedHost:
         host = None
-    if host:
-        directives["connect-src"] += [f"ws://{host}", f"wss://{host}"]
+    sockets = [f"ws://{host}", f"wss://{host}"] if host else []
+    directives = {**POLICY, "connect-src": POLICY["connect-src"] + sockets}
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
 
 
@@ -42,9 +36,6 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        header = "Content-Security-Policy" + (
-            "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
-        )
-        if header not in response:
-            response[header] = policy_for(request)
+        report_only = "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
+        response.setdefault("Content-Security-Policy" + report_only, policy_for(request))
         return response

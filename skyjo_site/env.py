@@ -1,112 +1,86 @@
-"""Read settings from the environment, failing loudly on a bad value.
+"""Read settings from the environment: each helper returns ``default`` when the variable is
+unset or blank, and raises ``ImproperlyConfigured`` naming the variable and a bad value."""
 
-Each helper returns ``default`` when the variable is unset or empty, and raises
-``ImproperlyConfigured`` naming the variable and the bad value otherwise.
-"""
-
+import math
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
+_BOOLS = dict.fromkeys(("1", "true", "yes", "on"), True)
+_BOOLS |= dict.fromkeys(("0", "false", "no", "off"), False)
+_RATE = re.compile(r"([0-9]+)/([0-9]*)([smhd])", re.IGNORECASE)
 
 
-def _raw(name: str) -> str | None:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return None
-    return value.strip()
-
-
-def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
+def invalid(name: str, value: str, expected: str) -> ImproperlyConfigured:
     return ImproperlyConfigured(f"Environment variable {name}={value!r} is invalid: {expected}.")
 
 
+def _read(name: str, default, parse, expected: str):
+    """``parse(value)``, refused as not ``expected`` if it raises ``ValueError`` or ``KeyError``."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return parse(value)
+    except (ValueError, KeyError):
+        raise invalid(name, value, expected) from None
+
+
 def env_str(name: str, default: str | None = None) -> str | None:
-    """The variable as a string, or ``default``."""
-    value = _raw(name)
-    return default if value is None else value
+    return _read(name, default, str, "")
 
 
 def env_bool(name: str, default: bool) -> bool:
     """``1/true/yes/on`` or ``0/false/no/off`` (any case)."""
-    value = _raw(name)
-    if value is None:
-        return default
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    raise _bad(name, value, "expected one of true/false, 1/0, yes/no, on/off")
+    expected = "expected one of true/false, 1/0, yes/no, on/off"
+    return _read(name, default, lambda value: _BOOLS[value.lower()], expected)
 
 
-def _number(name: str, default, minimum, kind: type, what: str, example: str):
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
+def _number(name: str, default, minimum, kind: type, what: str):
+    def parse(value: str):
         number = kind(value)
-    except ValueError:
-        raise _bad(name, value, f"expected {what}{example}") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise _bad(name, value, "expected a finite number")
-    if minimum is not None and number < minimum:
-        raise _bad(name, value, f"expected {what} >= {minimum}")
-    return number
+        if not math.isfinite(number) or (minimum is not None and number < minimum):
+            raise ValueError
+        return number
+
+    return _read(name, default, parse, what + (f" >= {minimum}" if minimum is not None else ""))
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
-    """A whole number, at least ``minimum`` when given."""
-    return _number(name, default, minimum, int, "a whole number", "")
+    return _number(name, default, minimum, int, "expected a whole number")
 
 
 def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
-    """A number such as ``0.8``, at least ``minimum`` when given."""
-    return _number(name, default, minimum, float, "a number", " such as 0.8")
+    return _number(name, default, minimum, float, "expected a number such as 0.8")
+
+
+def _items(value: str) -> list[str]:
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise ValueError
+    return items
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
     """A comma-separated list; blank items are dropped."""
-    value = _raw(name)
-    if value is None:
-        return list(default)
-    items = [item.strip() for item in value.split(",") if item.strip()]
-    if not items:
-        raise _bad(name, value, "expected a comma-separated list")
-    return items
+    return _read(name, None, _items, "expected a comma-separated list") or list(default)
 
 
 def env_choice(name: str, default: str, choices: list[str]) -> str:
     """One of ``choices`` (any case), returned in lower case."""
-    value = _raw(name)
-    if value is None:
-        return default
-    if value.lower() not in choices:
-        raise _bad(name, value, "expected one of " + ", ".join(choices))
-    return value.lower()
+    expected = "expected one of " + ", ".join(choices)
+    return _read(name, default, lambda value: choices[choices.index(value.lower())], expected)
 
 
-_RATE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def _whole(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+def _rate(value: str) -> str:
+    match = _RATE.fullmatch(value)
+    if not match or int(match[1]) < 1 or (match[2] and int(match[2]) < 1):
+        raise ValueError
+    return f"{int(match[1])}/{match[2]}{match[3].lower()}"
 
 
 def env_rate(name: str, default: str) -> str:
-    """A rate limit such as ``5/h``, ``20/m`` or ``100/10m``: a whole number of requests (at
-    least 1) per period (``s``, ``m``, ``h`` or ``d``, optionally times a whole number)."""
-    value = _raw(name)
-    if value is None:
-        return default
-    count, _, period = value.partition("/")
-    multiple, unit = period[:-1], period[-1:]
-    if (
-        not _whole(count)
-        or int(count) < 1
-        or unit.lower() not in _RATE_UNITS
-        or (multiple and (not _whole(multiple) or int(multiple) < 1))
-    ):
-        raise _bad(name, value, "expected a rate such as 5/h, 20/m or 100/10m")
-    return f"{int(count)}/{multiple}{unit.lower()}"
+    """A rate such as ``5/h``, ``20/m`` or ``100/10m``: at least 1 per ``s``, ``m``, ``h`` or
+    ``d``, optionally times a whole number."""
+    return _read(name, default, _rate, "expected a rate such as 5/h, 20/m or 100/10m")

@@ -5,6 +5,7 @@ import sys
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
 from core.errors import DATABASE_DOWN
@@ -12,13 +13,7 @@ from core.errors import DATABASE_DOWN
 RETRY_AFTER = 5  # seconds
 
 
-class NotFoundPageMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
+class NotFoundPageMiddleware(MiddlewareMixin):
     def process_exception(self, request, exception):
         if not isinstance(exception, Http404) or request.path.startswith("/admin/"):
             return None

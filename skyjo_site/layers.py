@@ -9,8 +9,7 @@ BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 
-# Longer than channels_redis core's 5 s BZPOPMIN: with redis-py's 5 s default a late empty
-# answer raises TimeoutError and the consumer dies (close 1011).
+# Longer than channels_redis core's 5 s BZPOPMIN, whose late empty answer would time out.
 SOCKET_TIMEOUT = 30
 
 
@@ -19,8 +18,6 @@ def redis_channel_layer(
 ) -> dict:
     """The ``CHANNEL_LAYERS["default"]`` of channels_redis on ``url``: ``max_connections`` per
     process (a ``?max_connections=N`` on the URL wins), ``capacity`` per channel (core only)."""
-    if kind not in BACKENDS:
-        raise ImproperlyConfigured(f"Unknown channel layer {kind!r}: expected core or pubsub.")
     for value in parse_qs(urlsplit(url).query).get("max_connections", []):
         if not value.isdigit() or int(value) < 1:
             raise ImproperlyConfigured(

@@ -1,6 +1,4 @@
-"""A path or a query string holding a NUL character is no page: a 404. PostgreSQL refuses NUL
-in text, so looking one up (a username, an invite code, a search) was a server error; no name
-or code of the site holds one. Form fields refuse it themselves (Django's CharField)."""
+"""A path or query string holding a NUL character is a 404 (PostgreSQL refuses NUL in text)."""
 
 from django.http import Http404
 

@@ -1,10 +1,5 @@
-"""Settings for Skyjo Online, read from the environment.
-
-With no variable set the site runs on the embedded default: DEBUG on, SQLite, the in-memory
-channel layer, e-mail printed to the console and a development secret key. Production
-(``DEBUG=false``) refuses that secret and requires ``ALLOWED_HOSTS``. Every variable is
-listed in docs/configuration.md.
-"""
+"""Settings from the environment (docs/configuration.md). Unset, the site runs in development:
+DEBUG, SQLite, the in-memory layer, console e-mail; DEBUG=false requires a secret and hosts."""
 
 import os
 import tempfile
@@ -23,6 +18,7 @@ from skyjo_site.env import (
     env_list,
     env_rate,
     env_str,
+    invalid,
 )
 from skyjo_site.layers import redis_channel_layer
 
@@ -50,10 +46,9 @@ ALLOWED_HOSTS = _ALLOWED_HOSTS or ["127.0.0.1", "localhost", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 for _origin in CSRF_TRUSTED_ORIGINS:
     if not _origin.startswith(("http://", "https://")):
-        raise ImproperlyConfigured(
-            f"Environment variable CSRF_TRUSTED_ORIGINS={os.environ['CSRF_TRUSTED_ORIGINS']!r} "
-            f"is invalid: {_origin!r} must start with https:// or http://."
-        )
+        _value = os.environ["CSRF_TRUSTED_ORIGINS"]
+        _expected = f"{_origin!r} must start with https:// or http://"
+        raise invalid("CSRF_TRUSTED_ORIGINS", _value, _expected)
 
 INSTALLED_APPS = [
     "daphne",
@@ -91,8 +86,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Before anything writes a date: a ban's end is worded by the next one.
     "web.timezones.TimeZoneMiddleware",
-    "web.accounts.middleware.BannedUserMiddleware",
-    "web.accounts.middleware.UserLanguageMiddleware",
+    "web.accounts.middleware.PlayerMiddleware",
     "skyjo_site.nul_bytes.NulBytesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -122,7 +116,6 @@ TEMPLATES = [
             ],
             "builtins": [
                 "web.templatetags.names",
-                "web.templatetags.skyjo_names",
                 "web.templatetags.when",
             ],
         },
@@ -133,22 +126,15 @@ TEMPLATES = [
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
-        raise ImproperlyConfigured(
-            f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: "
-            "expected a PostgreSQL URL such as postgres://user:password@host:5432/skyjo."
-        )
-    # Connections are kept, and checked before reuse (docs/deployment.md).
+        raise invalid("DATABASE_URL", DATABASE_URL, "expected postgres://user:password@host/db")
     _conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     try:
         _db = dj_database_url.parse(
             DATABASE_URL, conn_max_age=_conn_max_age, conn_health_checks=_conn_max_age > 0
         )
     except ValueError as exc:
-        raise ImproperlyConfigured(
-            f"Environment variable DATABASE_URL={DATABASE_URL!r} is invalid: {exc}."
-        ) from None
-    # Server-side binding and prepared statements (docs/performance.md). A transaction-mode
-    # PgBouncer before 1.21 cannot keep prepared statements: DATABASE_PREPARE_THRESHOLD=0 there.
+        raise invalid("DATABASE_URL", DATABASE_URL, str(exc)) from None
+    # Server-side binding and prepared statements (docs/performance.md).
     _prepare_after = env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0)
     _db.setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=_prepare_after or None
@@ -158,9 +144,7 @@ else:
     _db = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": BASE_DIR / "db.sqlite3",
-        # Every transaction takes the write lock when it begins (IMMEDIATE): none fails with
-        # "database is locked" upgrading a read lock. synchronous=FULL: a move survives a
-        # power cut; NORMAL only a crash of the process (docs/deployment.md).
+        # IMMEDIATE: no "database is locked" upgrading a read lock; synchronous: deployment.md.
         "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
@@ -179,16 +163,12 @@ else:
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: in-memory (one process only) unless REDIS_URL is set; then channels_redis
-# `core` or `pubsub` (SKYJO_CHANNEL_LAYER).
+# Channel layer: in-memory (one process only) unless REDIS_URL is set.
 REDIS_URL = env_str("REDIS_URL")
 SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "core", ["core", "pubsub"])
 if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-        raise ImproperlyConfigured(
-            f"Environment variable REDIS_URL={REDIS_URL!r} is invalid: "
-            "expected a URL such as redis://127.0.0.1:6379/0."
-        )
+        raise invalid("REDIS_URL", REDIS_URL, "expected a URL such as redis://127.0.0.1:6379/0")
     CHANNEL_LAYERS = {
         "default": redis_channel_layer(
             REDIS_URL,
@@ -236,7 +216,7 @@ SKYJO_RATELIMIT_RESET = env_rate("SKYJO_RATELIMIT_RESET", "10/h")  # reset e-mai
 SKYJO_RATELIMIT_RESET_EMAIL = env_rate("SKYJO_RATELIMIT_RESET_EMAIL", "3/h")  # per address typed
 SKYJO_RATELIMIT_PASSWORD = env_rate("SKYJO_RATELIMIT_PASSWORD", "10/h")  # changes tried, per user
 SKYJO_RATELIMIT_REPLAY = env_rate("SKYJO_RATELIMIT_REPLAY", "60/h")  # move lists rendered, per user
-# Tables (open lobbies and games in play) one user may sit at at once; 0: no cap.
+# Open lobbies and games in play one user may sit at at once; 0: no cap.
 SKYJO_MAX_TABLES = env_int("SKYJO_MAX_TABLES", 5, minimum=0)
 # Chat messages per user: at most SKYJO_CHAT_RATE in SKYJO_CHAT_PERIOD seconds.
 SKYJO_CHAT_RATE = env_int("SKYJO_CHAT_RATE", 5, minimum=1)
@@ -247,14 +227,12 @@ SKYJO_WS_MAX_DROPPED = env_int("SKYJO_WS_MAX_DROPPED", 200, minimum=1)
 # Open websockets (game, lobby, lobby list together) per user and per address; 0: no cap.
 SKYJO_WS_MAX_PER_USER = env_int("SKYJO_WS_MAX_PER_USER", 20, minimum=0)
 SKYJO_WS_MAX_PER_ADDRESS = env_int("SKYJO_WS_MAX_PER_ADDRESS", 60, minimum=0)
-# Frames are answered `busy` while a database call has waited SKYJO_SHED_AFTER seconds for a
-# thread or SKYJO_MAX_PENDING_FRAMES frames are in flight (web.sockets.shedding).
+# Load shedding of game frames (web.sockets.shedding).
 SKYJO_SHED_AFTER = env_float("SKYJO_SHED_AFTER", 0.5, minimum=0.01)
 SKYJO_MAX_PENDING_FRAMES = env_int("SKYJO_MAX_PENDING_FRAMES", 100, minimum=1)
 # Threads of the sockets' database calls (core.db); SQLite writes one at a time.
 SKYJO_DB_THREADS = env_int("SKYJO_DB_THREADS", 4 if DATABASE_URL else 1, minimum=1)
 
-# Accounts
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -271,8 +249,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins: axes locks a (username, address) pair, never one alone (anyone could lock a
-# victim out); the brake counts an address's failures across usernames.
+# Failed logins: axes locks a (username, address) pair; the brake counts an address's failures.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -299,7 +276,6 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Skyjo Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Internationalisation
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -334,8 +310,7 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
-# HSTS for a year in production; subdomains and preload only the owner may choose: off unless
-# set, with their deploy warnings silenced (docs/configuration.md).
+# HSTS for a year in production; subdomains and preload only if set (docs/configuration.md).
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
@@ -348,7 +323,7 @@ SKYJO_CSP_REPORT_ONLY = env_bool("SKYJO_CSP_REPORT_ONLY", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
-# Logging: errors behind a 500 reach the console even with DEBUG=False (as in tests).
+# Logging: errors behind a 500 reach the console even with DEBUG=False.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -361,7 +336,6 @@ LOGGING = {
     },
 }
 
-# Game settings used by the games app.
 SKYJO_BOT_DELAY = env_float("SKYJO_BOT_DELAY", 0.8, minimum=0)
 SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 # Every server process runs the bot runner (web.runner) unless this is false.

@@ -1,13 +1,11 @@
-"""HTTP rate limits: django-ratelimit's counters in the default cache, with rates read from
-settings at each request (``limit``, ``count``, ``refusal``), every other POST counted against
-``SKYJO_RATELIMIT_WRITE`` (``WriteRateLimitMiddleware``) and one 429 answer (``ratelimited``).
-Limits, keys and settings: docs/configuration.md.
-"""
+"""HTTP rate limits (docs/configuration.md): django-ratelimit's counters with rates read from
+settings per request, every other POST against ``SKYJO_RATELIMIT_WRITE``, one 429 answer."""
 
 import logging
 
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django_ratelimit.core import _split_rate, get_usage, is_ratelimited
@@ -39,19 +37,10 @@ def count(
     return get_usage(request, group=group, key=key, rate=rate, method=method, increment=increment)
 
 
-def refusal(
-    request,
-    setting: str,
-    text: str,
-    *,
-    key: str,
-    group: str,
-    method: str = "POST",
-    increment: bool = True,
-) -> str | None:
-    """``None`` under the limit (see ``count``), else the refusal, logged: ``text`` with
-    ``%(count)s``, ``%(per)s`` ("an hour", "every 2 hours") and ``%(wait)s`` (the time left)."""
-    used = count(request, setting, key=key, group=group, method=method, increment=increment)
+def refusal(request, setting: str, text: str, *, increment: bool = True, **where) -> str | None:
+    """``None`` under the limit (``count``'s ``where``: key, group, method), else the refusal,
+    logged: ``text`` with ``%(count)s``, ``%(per)s`` ("an hour") and ``%(wait)s`` (time left)."""
+    used = count(request, setting, increment=increment, **where)
     if not used:
         return None
     if not increment:  # looking: the request to come would be one more
@@ -119,14 +108,8 @@ def ratelimited(request, exception=None):
     return render(request, "ratelimited.html", {"message": message}, status=429)
 
 
-class WriteRateLimitMiddleware:
+class WriteRateLimitMiddleware(MiddlewareMixin):
     """Count every POST (bar the log-in form) against ``SKYJO_RATELIMIT_WRITE``."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         if request.method != "POST":

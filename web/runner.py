@@ -1,6 +1,5 @@
-"""The bot runner of a server process: an asyncio task that plays the due turns, then one
-finished game's analysis, for ever; started with Daphne's reactor or on the first connection.
-SKYJO_AUTOPLAY=false turns it off."""
+"""The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
+then one finished game's analysis, for ever."""
 
 import asyncio
 import logging

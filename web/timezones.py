@@ -1,6 +1,5 @@
-"""The player's time zone: the browser tells it (page.js sets the ``skyjo_tz`` cookie from
-``Intl.DateTimeFormat``); pages and sockets format dates in it (core.when). A name zoneinfo
-does not know is ignored: the site's TIME_ZONE then."""
+"""The player's time zone, from the ``skyjo_tz`` cookie page.js sets; an unknown name: the site's
+TIME_ZONE."""
 
 import zoneinfo
 
@@ -25,8 +24,5 @@ class TimeZoneMiddleware:
 
     def __call__(self, request):
         zone = zone_named(request.COOKIES.get(COOKIE))
-        if zone is None:
-            timezone.deactivate()
-        else:
-            timezone.activate(zone)
+        timezone.activate(zone or timezone.get_default_timezone())
         return self.get_response(request)

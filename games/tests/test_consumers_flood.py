@@ -9,7 +9,7 @@ from core.close_codes import RATE_LIMITED
 from games.models import Game, Move
 from games.tests.helpers import start_game
 from games.tests.ws import db, game_socket, receive_json, send
-from web.sockets.game import MAX_FRAME
+from web.sockets.frames import MAX_FRAME
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -14,7 +14,7 @@ from django.views.defaults import permission_denied
 
 from games import engine, services
 from web.games import rendering
-from web.games.lobby_presenter import lobby_context
+from web.games.presenters import lobby_context
 
 
 @pytest.mark.django_db

@@ -176,6 +176,19 @@ def test_an_invitee_watches_a_private_game_that_started_without_them(private_lob
         chat_services.chat_post(user=charlie, text="gl", game_id=game.pk)
 
 
+def test_an_invitee_opens_the_replay_and_analysis_of_a_private_game_with_the_code(
+    private_lobby, alice, bob, charlie
+):
+    """Failed before: the replay and the analysis summary read no ``?invite=``: a 404."""
+    game = services.lobby_start(lobby_id=private_lobby.pk, user=alice)
+    play_to_end(game, [alice, bob])
+    client, code = stranger(charlie), private_lobby.invite_code
+    for url in (f"/games/{game.pk}/replay/", f"/games/{game.pk}/analysis/"):
+        assert client.get(f"{url}?invite={code}").status_code in (200, 286)
+        assert client.get(url).status_code == 404
+        assert client.get(f"{url}?invite=nope").status_code == 404
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_an_invitees_game_socket_opens_with_the_code(alice, bob, charlie):

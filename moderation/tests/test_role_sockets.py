@@ -178,7 +178,7 @@ async def test_a_superuser_who_is_one_no_more_loses_the_private_games_socket(ali
 async def test_an_admin_save_that_takes_the_role_closes_the_socket(
     alice, bob, maud, root, django_user_model, change
 ):
-    """The admin's change page of the user, as a browser posts it (web.accounts.admin_saves)."""
+    """The admin's change page of the user, as a browser posts it (web.accounts.admin)."""
     if change == "is_superuser":
         user = await db(django_user_model.objects.create_superuser)(
             "boss", "boss@example.com", PASSWORD

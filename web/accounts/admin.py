@@ -10,8 +10,34 @@ from accounts import services
 from accounts.models import User
 from core.errors import ServiceError
 from moderation import services as moderation
-from web.accounts.admin_saves import ChangedColumnsOnly
 from web.accounts.forms import AdminPasswordOnlyForm
+
+
+class ChangedColumnsOnly:
+    """ModelAdmin mixin: a change writes only the fields its form changed against what the page
+    showed, never putting back what another writer saved meanwhile."""
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            for field in form.base_fields.values():
+                field.show_hidden_initial = True
+        return form
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            return super().save_model(request, obj, form, change)
+        columns = {field.name for field in obj._meta.concrete_fields}
+        fields = [name for name in form.changed_data if name in columns]
+        if fields:
+            obj.save(update_fields=fields)
+
+    def save_related(self, request, form, formsets, change):
+        if change:  # form.save_m2m() writes the many-to-many fields left in cleaned_data
+            for field in form.instance._meta.many_to_many:
+                if field.name not in form.changed_data:
+                    form.cleaned_data.pop(field.name, None)
+        super().save_related(request, form, formsets, change)
 
 
 class BanActionForm(ActionForm):
@@ -53,27 +79,19 @@ class UserAdmin(ChangedColumnsOnly, DjangoUserAdmin):
             self.message_user(request, "Days: a whole number from 1 to 3650.", messages.ERROR)
             return
         until = timezone.now() + timedelta(days=days) if days else None
-        try:
-            reason = request.POST.get("reason", "")
-            banned = sum(
-                moderation.player_ban(
-                    moderator=request.user, user_id=pk, reason=reason, until=until
-                )
-                for pk in queryset.exclude(pk=request.user.pk).values_list("pk", flat=True)
-            )
-        except ServiceError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            return
-        self.message_user(request, f"Banned {banned} user(s).", messages.SUCCESS)
+        reason = request.POST.get("reason", "")
+        queryset = queryset.exclude(pk=request.user.pk)
+        self._act(request, queryset, moderation.player_ban, "Banned", reason=reason, until=until)
 
     @admin.action(description="Unban selected users")
     def unban_users(self, request, queryset):
+        self._act(request, queryset, moderation.player_unban, "Unbanned")
+
+    def _act(self, request, queryset, service, done: str, **kwargs) -> None:
+        pks = queryset.values_list("pk", flat=True)
         try:
-            unbanned = sum(
-                moderation.player_unban(moderator=request.user, user_id=pk)
-                for pk in queryset.values_list("pk", flat=True)
-            )
+            count = sum(service(moderator=request.user, user_id=pk, **kwargs) for pk in pks)
         except ServiceError as exc:
             self.message_user(request, exc.message, messages.ERROR)
-            return
-        self.message_user(request, f"Unbanned {unbanned} user(s).", messages.SUCCESS)
+        else:
+            self.message_user(request, f"{done} {count} user(s).", messages.SUCCESS)

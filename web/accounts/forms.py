@@ -101,15 +101,16 @@ class AdminPasswordOnlyForm(PasswordOnlyMixin, AdminPasswordChangeForm):
     """A moderator sets a player's password (or makes it unusable) in the admin."""
 
 
+def current_password_field(**kwargs) -> forms.CharField:
+    widget = forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    return forms.CharField(label=_("Current password"), strip=False, widget=widget, **kwargs)
+
+
 class SettingsForm(forms.ModelForm):
     """The player's settings; a new e-mail address (where resets go) needs the password."""
 
-    current_password = forms.CharField(
-        label=_("Current password"),
-        required=False,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text=_("Needed only to change your e-mail address."),
+    current_password = current_password_field(
+        required=False, help_text=_("Needed only to change your e-mail address.")
     )
     language = forms.ChoiceField(
         choices=[("", _("Same as my browser")), *settings.LANGUAGES],
@@ -142,8 +143,7 @@ class SettingsForm(forms.ModelForm):
         if email.lower() == (self.instance.email or "").lower():
             return email
         typed = self.data.get("current_password") or ""
-        # hashers.check_password, not User.check_password: no upgrade of the stored hash here
-        # (saving the password column would close the player's sockets).
+        # Not User.check_password: an upgrade of the stored hash would close the player's sockets.
         if not isinstance(typed, str) or not check_password(typed, self.instance.password):
             self.add_error(
                 "current_password",
@@ -159,11 +159,7 @@ class SettingsForm(forms.ModelForm):
 class AccountDeleteForm(forms.Form):
     """Deleting one's own account takes the password: an open session is not enough."""
 
-    password = forms.CharField(
-        label=_("Current password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = current_password_field()
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,6 +1,5 @@
-"""Failed log-ins (HTTP 429, the wait in words): django-axes locks a (username, address) pair
-after ``AXES_FAILURE_LIMIT`` wrong passwords; the brake stops an address past
-``SKYJO_LOGIN_BRAKE`` failures across usernames until its window ends."""
+"""Failed log-ins (429): django-axes locks a (username, address) pair after AXES_FAILURE_LIMIT
+failures; the brake stops an address past SKYJO_LOGIN_BRAKE failures across usernames."""
 
 from datetime import timedelta
 
@@ -15,7 +14,6 @@ from django_ratelimit.core import get_usage
 from web.ratelimit import setting_rate
 
 BRAKE_GROUP = "skyjo.login-brake"
-LOCKOUT_TEMPLATE = "registration/locked_out.html"
 MAX_USERNAME = 150  # accounts.User.username: a longer one can be nobody's
 
 
@@ -26,12 +24,6 @@ def axes_username(request, credentials=None) -> str | None:
     if not isinstance(username, str):
         return None
     return username[:MAX_USERNAME].replace("\0", "")
-
-
-def in_words(delta: timedelta) -> str:
-    """``delta`` in words in the active language, e.g. "15 minutes"."""
-    now = timezone.now()
-    return timeuntil(now + delta, now)
 
 
 def lockout_response(request, original_response=None, credentials=None):
@@ -59,8 +51,9 @@ def brake_engaged(request) -> timedelta | None:
 
 
 def _refusal(request, *, brake: bool, wait: timedelta):
-    context = {"brake": brake, "retry_in": in_words(wait)}
-    return render(request, LOCKOUT_TEMPLATE, context, status=429)
+    now = timezone.now()
+    context = {"brake": brake, "retry_in": timeuntil(now + wait, now)}  # "15 minutes"
+    return render(request, "registration/locked_out.html", context, status=429)
 
 
 class BrakeBackend:

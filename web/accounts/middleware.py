@@ -11,8 +11,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.services import ban_in_force, ban_message
 
 
-class BannedUserMiddleware:
-    """Log a banned player out on their next request (a ban for a time that is over is lifted)."""
+class PlayerMiddleware:
+    """Log a banned player out on their next request (a ban whose time is over is lifted); use
+    anyone else's chosen language instead of the browser's."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -24,17 +25,6 @@ class BannedUserMiddleware:
             logout(request)
             messages.error(request, message)
             return redirect("home")
-        return self.get_response(request)
-
-
-class UserLanguageMiddleware:
-    """Use the logged-in player's chosen language instead of the browser's."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and user.language:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language

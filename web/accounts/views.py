@@ -149,8 +149,7 @@ def _typed_email(group, request) -> str:
     return (request.POST.get("email") or "").strip().lower()
 
 
-# Each reset sends an e-mail: limited per address and per address typed (known or not, so its
-# 429 tells nothing of who has an account).
+# Each reset sends an e-mail: limited per address and per address typed, known or not.
 password_reset = ratelimit.limit("SKYJO_RATELIMIT_RESET", key="ip", group="skyjo.reset")(
     ratelimit.limit("SKYJO_RATELIMIT_RESET_EMAIL", key=_typed_email, group="skyjo.reset-email")(
         auth_views.PasswordResetView.as_view()

@@ -53,13 +53,11 @@ def summary_line(player: dict, *, you: bool = False) -> str:
 
 
 def _plural(label: str, n: int) -> str:
-    if label == "inaccuracy":
-        text = ngettext("%(n)s inaccuracy", "%(n)s inaccuracies", n)
-    elif label == "mistake":
-        text = ngettext("%(n)s mistake", "%(n)s mistakes", n)
-    else:
-        text = ngettext("%(n)s blunder", "%(n)s blunders", n)
-    return text % {"n": n}
+    texts = {
+        "inaccuracy": ngettext("%(n)s inaccuracy", "%(n)s inaccuracies", n),
+        "mistake": ngettext("%(n)s mistake", "%(n)s mistakes", n),
+    }
+    return texts.get(label, ngettext("%(n)s blunder", "%(n)s blunders", n)) % {"n": n}
 
 
 def _points(value: float) -> str:

@@ -5,14 +5,12 @@ from collections.abc import Callable
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from analysis import selectors
-from core.errors import NotFound
-from games import selectors as game_selectors
 from web.analysis import presenters
+from web.shortcuts import game_or_404
 
 #: htmx stops polling on this status: the summary is there (or will never be).
 STOP_POLLING = 286
@@ -34,10 +32,7 @@ def replay_analysis(game, step: int, names, *, viewer_seat) -> tuple[dict, Calla
 @require_GET
 def game_analysis_summary(request, game_id: int):
     """The summary per player; while pending, the fragment polls itself."""
-    try:
-        game, seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+    game, seat = game_or_404(request, game_id)
     state, data = selectors.analysis_of(game)
     context = {"game": game, "analysis_state": state, "viewer_seat": seat}
     if data is not None:

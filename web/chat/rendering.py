@@ -12,19 +12,15 @@ from chat.quick import QUICK
 from chat.selectors import messages_for, muted_ids
 
 
-def shown_text(text: str, quick: str) -> str:
-    """A quick message in the reader's language (the active one), else the text as typed."""
-    return str(QUICK[quick]) if quick in QUICK else text
-
-
 def item(*, id, author, name, text, quick, at) -> dict:
+    """A message for the templates; a quick one in the reader's language (the active one)."""
     if isinstance(at, str):
         at = parse_datetime(at)
     return {
         "id": id,
         "author": author,
         "name": name,
-        "text": shown_text(text, quick),
+        "text": str(QUICK[quick]) if quick in QUICK else text,
         "at": timezone.localtime(at) if at else None,
     }
 
@@ -47,11 +43,9 @@ def item_of_event(event: dict) -> dict:
 def panel_context(
     *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False
 ) -> dict:
-    """What the chat panel shows ``user``: their channel of a game or the lobby's chat; a
-    player of a finished game also reads the spectators'."""
-    channel = (
-        Message.Channel.PLAYERS if (lobby_id is not None or player) else Message.Channel.SPECTATORS
-    )
+    """What the chat panel shows ``user``: their channel of a game (``player`` or not; in a
+    lobby, always) or the lobby's chat; a player of a finished game also reads the spectators'."""
+    channel = Message.Channel.PLAYERS if player else Message.Channel.SPECTATORS
     enabled = bool(getattr(user, "chat_enabled", True))
     context = {
         "enabled": enabled,

@@ -8,35 +8,30 @@ from moderation import services as moderation
 
 
 class ReadOnlyMixin:
-    """Shown, never added, changed or deleted here: a write outside the services would skip
-    their locks and leave the players' pages and sockets unaware."""
+    """Shown, never added, changed or deleted here (a write outside the services would skip
+    their locks); ``secret_fields``, what no player may see, only to superusers."""
+
+    secret_fields: tuple[str, ...] = ()
 
     def has_add_permission(self, request, obj=None):
         return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class SecretFieldsMixin:
-    """``secret_fields`` hold what no player may see (face-down cards, the seed, an invite
-    code): shown to and searched by superusers only."""
-
-    secret_fields: tuple[str, ...] = ()
+    has_change_permission = has_delete_permission = has_add_permission
 
     def get_exclude(self, request, obj=None):
         exclude = list(super().get_exclude(request, obj) or ())
-        if not request.user.is_superuser:
-            exclude += self.secret_fields
-        return exclude
+        return exclude if request.user.is_superuser else exclude + list(self.secret_fields)
 
     def get_search_fields(self, request):
-        fields = super().get_search_fields(request)
         secret = () if request.user.is_superuser else self.secret_fields
-        return tuple(f for f in fields if f not in secret)
+        return tuple(f for f in super().get_search_fields(request) if f not in secret)
+
+    def run_action(self, request, queryset, service, done: str) -> None:
+        """``service(<model>_id=...)`` on each selected row, then ``done`` with how many."""
+        key = f"{queryset.model._meta.model_name}_id"
+        pks = queryset.values_list("pk", flat=True)
+        count = sum(service(moderator=request.user, **{key: pk}) for pk in pks)
+        self.message_user(request, done.format(count), messages.SUCCESS)
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
@@ -50,7 +45,7 @@ class GamePlayerInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Lobby)
-class LobbyAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+class LobbyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     secret_fields = ("invite_code",)  # it lets anyone who holds it into a private lobby
     list_display = ("name", "host", "seat_count", "is_public", "status", "end_score", "created_at")
     list_filter = ("status", "is_public")
@@ -61,15 +56,11 @@ class LobbyAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description="Close the selected lobbies (and stop their games)")
     def close_lobbies(self, request, queryset):
-        closed = sum(
-            moderation.lobby_close(lobby_id=pk, moderator=request.user)
-            for pk in queryset.values_list("pk", flat=True)
-        )
-        self.message_user(request, f"Closed {closed} lobby(ies).", messages.SUCCESS)
+        self.run_action(request, queryset, moderation.lobby_close, "Closed {} lobby(ies).")
 
 
 @admin.register(Game)
-class GameAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     secret_fields = ("snapshot", "seed")
     list_display = ("id", "lobby", "status", "phase", "version", "created_at", "finished_at")
     list_filter = ("status", "phase")
@@ -80,22 +71,18 @@ class GameAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description="Stop the selected games")
     def stop_games(self, request, queryset):
-        stopped = sum(
-            moderation.game_stop(game_id=pk, moderator=request.user)
-            for pk in queryset.values_list("pk", flat=True)
-        )
-        self.message_user(request, f"Stopped {stopped} game(s).", messages.SUCCESS)
+        self.run_action(request, queryset, moderation.game_stop, "Stopped {} game(s).")
 
 
 @admin.register(Round)
-class RoundAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
     secret_fields = ("deck",)
     list_display = ("game", "number", "starter", "ender", "scores", "scored_at")
     list_select_related = ("game",)
 
 
 @admin.register(Move)
-class MoveAdmin(SecretFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
     secret_fields = ("reshuffle",)
     list_display = ("game", "version", "round", "seat", "action", "created_at")
     list_select_related = ("game",)

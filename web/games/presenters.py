@@ -1,11 +1,15 @@
-"""Engine views as the sockets send them: a group message's public view, a seat's view of it,
-and a view's JSON frame; the last two cached per game and version for all the sockets."""
+"""Engine views as the sockets send them (a message's public view, a seat's view, a JSON frame;
+cached per game and version for all the sockets), and the context of a lobby's page and seats."""
 
 import json
 from dataclasses import replace
 
 from core.caches import BoundedCache
+from games import selectors
+from games.bots import LEVELS
 from games.engine import View
+from games.labels import BOT_LEVEL_LABELS
+from games.models import MIN_SEATS, Lobby
 from games.publish import view_from_data
 
 
@@ -47,3 +51,28 @@ def json_frame(view: View, version: int, meta: dict) -> str:
     extra = {"version": version, "clock": clock} if clock else {"version": version}
     key = (meta["game"], version, view.drawn, repr(clock))
     return cached(_frames, key, lambda: json.dumps({**view.to_json(), **extra}))
+
+
+LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]
+
+
+def lobby_context(
+    lobby: Lobby, user, invite_code: str | None = None, removed: frozenset[int] | None = None
+) -> dict:
+    """What games/lobby.html and games/partials/lobby_seats.html show ``user``; ``removed``:
+    the lobby's removed users (selectors.lobby_removed_ids), if read already."""
+    seats = list(lobby.seats.all())
+    my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    taken = sum(not s.is_empty for s in seats)
+    return {
+        "lobby": lobby,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_host": lobby.host_id == user.pk,
+        "taken": taken,
+        "can_start": taken >= MIN_SEATS,
+        "is_full": taken >= lobby.seat_count,
+        "invite_code": invite_code,
+        "removed": selectors.was_removed(lobby, user, removed),
+        "bot_levels": LEVEL_CHOICES,
+    }

@@ -1,8 +1,5 @@
-"""HTML of the game board and lobby fragments; the same partials serve page loads and pushes.
-
-The board's pieces (cards, cells, grids, a player's place around its grid), whole boards and
-each seat's controls are cached by content: a move changes few of them. No rule is decided here.
-"""
+"""HTML of the game board and lobby fragments, for page loads and pushes alike. The board's
+pieces, whole boards and each seat's controls are cached by content. No rule is decided here."""
 
 import json
 import math
@@ -17,12 +14,11 @@ from django.utils.translation import ngettext
 
 from accounts.names import short_name
 from core.caches import BoundedCache
-from games import clock, engine, movelog
+from games import clock, engine, movelog, selectors
 from games.labels import PHASE_LABELS, player_label
 from web.games.presenters import cached as _cached
 
-# Where a name or a fragment goes in what is rendered once and filled many times: marked safe,
-# so that the template engine leaves it as it is, and no one types it.
+# Where a name or a fragment goes in what is rendered once and filled many times.
 HOLE = mark_safe("\x00hole\x00")
 
 _cards = BoundedCache(32, "rendering.cards")  # one per face; no words in it
@@ -49,10 +45,8 @@ def _shell(cache: BoundedCache, key, template: str, context_with) -> tuple[str, 
 
 def band(value: int) -> str:
     """The colour band of a Skyjo card value."""
-    if value < 0:
-        return "neg"
-    if value == 0:
-        return "low"
+    if value <= 0:
+        return "neg" if value < 0 else "low"
     return "green" if value <= 4 else "mid" if value <= 8 else "high"
 
 
@@ -70,8 +64,7 @@ def card(value) -> dict:
 
 
 def named(view: engine.View) -> engine.View:
-    """``view`` with its players' names as the board says them (bots in the active language,
-    every name cut to ``NAME_MAX``)."""
+    """``view`` with its players' names as the board says them (bots translated, names cut)."""
     return replace(view, players=tuple(short_name(player_label(n)) for n in view.players))
 
 
@@ -90,7 +83,6 @@ def cells_of(seat: int, name: str, grid, *, replay: bool = False) -> list[str]:
 
 
 def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
-    """Positions and values are passed as text: never localized."""
     c = card(value)
     if c["state"] == "up":
         pattern = _("%(name)s, row %(row)s, column %(col)s: %(value)s")
@@ -101,7 +93,7 @@ def _cell_html(seat: int, pos: int, value, replay: bool) -> str:
         pattern = _("%(name)s, row %(row)s, column %(col)s: removed")
     where = {"name": HOLE, "row": pos // engine.COLS + 1, "col": pos % engine.COLS + 1}
     c.update(pos=str(pos), label=escape(pattern % {**where, "value": value}))  # hole kept
-    context = {"c": c, "seat": str(seat), "replay": replay}
+    context = {"c": c, "seat": str(seat), "replay": replay}  # text: never localized
     return render_to_string("games/partials/cell.html", context)
 
 
@@ -169,7 +161,7 @@ def board_context(view: engine.View, meta: dict) -> dict:
 
 
 def resigned_name(view: engine.View, meta: dict) -> str | None:
-    """The name of the player who ended this game against bots (it counts as their loss)."""
+    """The name of the player who ended this game against bots."""
     seat = meta.get("resigned")
     return view.players[seat] if seat is not None and meta.get("status") == "aborted" else None
 
@@ -292,8 +284,7 @@ def board_html(view: engine.View, meta: dict) -> str:
 
 
 def board_for(view: engine.View, meta: dict, language: str) -> str:
-    """The public board of ``meta``'s game and version in ``language``, rendered once in this
-    process for all its sockets."""
+    """The public board in ``language``, rendered once per version for the process's sockets."""
     away, clock_now = tuple(meta.get("away", ())), repr(meta.get("clock"))
 
     def make():
@@ -343,16 +334,8 @@ def controls_context(view: engine.View, meta: dict) -> dict:
     }
 
 
-# Everything controls.html reads, with the game's and view's fields and the drawn card below.
-_CONTROLS_KEYS = (
-    "seat",
-    "aborted",
-    "resigned_name",
-    "my_turn",
-    "legal_json",
-    "current_name",
-    "reveals_left",
-)
+# What controls.html reads, with the game's and view's fields and the drawn card below.
+_CONTROLS_KEYS = ("seat", "aborted", "resigned_name", "my_turn", "legal_json", "current_name")
 
 
 def controls_html(view: engine.View, meta: dict) -> str:
@@ -367,6 +350,7 @@ def controls_html(view: engine.View, meta: dict) -> str:
         view.round,
         view.drawing,
         *(context[k] for k in _CONTROLS_KEYS),
+        context["reveals_left"],
         drawn and (drawn["state"], drawn.get("value")),
         tuple(context["waiting_on"]),
         context["i_am_ready"],
@@ -401,8 +385,6 @@ def error_html(message: str, code: str = "") -> str:
 
 
 def lobby_list_html() -> str:
-    from games import selectors
-
     return render_to_string(
         "games/partials/lobby_list.html",
         {"lobbies": selectors.open_lobbies(), "games": selectors.running_public_games()},

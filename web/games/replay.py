@@ -1,17 +1,12 @@
-"""The replay of a game that is over, step by step: each step shows the spectator view of that
-moment (``?step=N``, clamped; not a whole number: 400), an htmx request only ``replay-body``.
-
-A finished game never changes: its move list is rendered once per language and analysis state
-(``_move_lists``), each render limited per user (SKYJO_RATELIMIT_REPLAY); the page's own links
-name the list they show (``MOVES_HEADER``) and get it back as a placeholder.
-"""
+"""The replay of a game that is over (``?step=N``; htmx: only ``replay-body``). Its move list is
+rendered once per language and analysis state, limited per user (SKYJO_RATELIMIT_REPLAY); a page
+that holds it names it (``MOVES_HEADER``) and gets a placeholder."""
 
 import re
-import sys
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseBadRequest
+from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,26 +17,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from core.caches import BoundedCache
-from core.errors import NotFound
-from games import engine, records, selectors
+from games import engine, records
 from games.labels import step_text
 from games.models import Game
 from web import ratelimit
 from web.analysis.views import replay_analysis
 from web.games import rendering
+from web.shortcuts import game_or_404
 
 REPLAYABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
-
-
-def parse_step(raw: str | None, count: int) -> int | None:
-    """The step asked for, clamped to ``0 .. count - 1``; ``None`` if it is no whole number."""
-    if raw is None:
-        return 0
-    try:
-        step = int(raw)
-    except ValueError:
-        return None
-    return min(max(step, 0), count - 1)
 
 
 # (game, status, language, analysis state) -> (steps, the move list with a mark per step).
@@ -98,16 +82,14 @@ def replay_context(game: Game, step: int, last: int, position: engine.Position) 
 @login_required
 @require_GET
 def game_replay(request, game_id: int):
-    try:
-        game, seat = selectors.game_for_user(game_id=game_id, user=request.user)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+    game, seat = game_or_404(request, game_id)
     if game.status not in REPLAYABLE:
         messages.info(request, _("The replay of a game opens once the game is over."))
         return redirect("games:game", game.pk)
     record = records.finished_record(game)
-    step = parse_step(request.GET.get("step"), sys.maxsize)  # the last is known below
-    if step is None:
+    try:
+        step = max(int(request.GET.get("step", 0)), 0)  # past the last: below
+    except ValueError:
         return HttpResponseBadRequest(
             _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
         )

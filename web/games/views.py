@@ -13,6 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import NotAPlayer, NotFound, ServiceError
@@ -20,9 +21,9 @@ from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
-from web.games.lobby_presenter import LEVEL_CHOICES, lobby_context
-from web.games.presenters import public_of
+from web.games.presenters import LEVEL_CHOICES, lobby_context, public_of
 from web.ratelimit import limit
+from web.shortcuts import game_or_404, lobby_or_404
 
 END_SCORE = {"label": gettext_lazy("End score"), "min_value": 1, "max_value": 1000, "initial": 100}
 
@@ -43,10 +44,10 @@ create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
 join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 
 
-def _try(request, call):
-    """``call()``, or ``None`` with its ``ServiceError``'s message shown."""
+def _try(request, service, **kwargs):
+    """``service(**kwargs)``, or ``None`` with its ``ServiceError``'s message shown."""
     try:
-        return call()
+        return service(**kwargs)
     except ServiceError as exc:
         messages.error(request, exc.message)
 
@@ -64,21 +65,19 @@ def play_bots(request):
     form = BotGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose 1 to 7 bots, a level and an end score from 1 to 1000."))
-    elif game := _try(
-        request, lambda: services.bot_game_create(user=request.user, **form.cleaned_data)
-    ):
+    elif game := _try(request, services.bot_game_create, user=request.user, **form.cleaned_data):
         return redirect("games:game", game.pk)
     return redirect("games:home")
-
-
-def rules(request):
-    return render(request, "games/rules.html")
 
 
 TURN_CLOCK_CHOICES = [
     (s, format_lazy(gettext_lazy("{seconds} seconds"), seconds=s) if s else gettext_lazy("Off"))
     for s in TURN_CLOCKS
 ]
+
+
+def _checked(label) -> forms.BooleanField:
+    return forms.BooleanField(label=label, required=False, initial=True)
 
 
 class LobbyForm(forms.Form):
@@ -91,19 +90,11 @@ class LobbyForm(forms.Form):
         coerce=int,
         initial=4,
     )
-    is_public = forms.BooleanField(
-        label=gettext_lazy("Public (listed here; otherwise join by invite link)"),
-        required=False,
-        initial=True,
-    )
+    is_public = _checked(gettext_lazy("Public (listed here; otherwise join by invite link)"))
     end_score = forms.IntegerField(**END_SCORE, help_text=gettext_lazy("Default 100."))
-    double_on_tie = forms.BooleanField(
-        label=gettext_lazy("Double the ender's score on a tie too"), required=False, initial=True
-    )
-    final_reveal_clears_columns = forms.BooleanField(
-        label=gettext_lazy("Columns completed by the final reveal are removed"),
-        required=False,
-        initial=True,
+    double_on_tie = _checked(gettext_lazy("Double the ender's score on a tie too"))
+    final_reveal_clears_columns = _checked(
+        gettext_lazy("Columns completed by the final reveal are removed")
     )
     # Preselected for people at a table; a client that leaves the field out gets no clock.
     turn_clock = forms.TypedChoiceField(
@@ -123,16 +114,14 @@ class LobbyForm(forms.Form):
 @login_required
 @create_limit
 def lobby_list(request):
-    form = LobbyForm()
-    if request.method == "POST":
-        form = LobbyForm(request.POST)
-        if form.is_valid():
-            try:
-                lobby = services.lobby_create(host=request.user, **form.cleaned_data)
-            except ServiceError as exc:
-                form.add_error(None, exc.message)
-            else:
-                return redirect("games:lobby", lobby.pk)
+    form = LobbyForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            lobby = services.lobby_create(host=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("games:lobby", lobby.pk)
     return render(
         request,
         "games/lobby_list.html",
@@ -145,22 +134,11 @@ def lobby_list(request):
     )
 
 
-def _lobby_or_404(request, lobby_id: int, invite_code: str | None = None) -> Lobby:
-    """The lobby if the user may see it, else the 404 of a lobby that is not there."""
-    try:
-        return selectors.lobby_for_user(
-            lobby_id=lobby_id, user=request.user, invite_code=invite_code
-        )
-    except NotFound as exc:
-        raise Http404(exc.message) from None
-
-
 @login_required
 def lobby_detail(request, lobby_id: int, invite_code: str | None = None):
-    lobby = _lobby_or_404(request, lobby_id, invite_code)
+    lobby = lobby_or_404(request, lobby_id, invite_code)
     context = lobby_context(lobby, request.user, invite_code)
-    # To the game, for whoever may see it: a private game's late invitee stays here, where the
-    # page says it started without them (the game's page would say "no such game").
+    # To the game, for whoever may see it: a private game's late invitee is told here.
     if lobby.status == Lobby.Status.PLAYING and lobby.game_id:
         if context["my_seat"] or selectors.may_watch(lobby, request.user):
             return redirect("games:game", lobby.game_id)
@@ -183,18 +161,12 @@ def lobby_invite(request, code: str):
     return lobby_detail(request, lobby.pk, invite_code=code)
 
 
-def _host_action(request, lobby_id: int, service, **kwargs):
-    _lobby_or_404(request, lobby_id)
-    _try(request, lambda: service(lobby_id=lobby_id, host=request.user, **kwargs))
-    return redirect("games:lobby", lobby_id)
-
-
 @login_required
 @require_POST
 @join_limit
 def lobby_join(request, lobby_id: int):
     code = request.POST.get("invite_code") or None
-    _lobby_or_404(request, lobby_id, code)
+    lobby_or_404(request, lobby_id, code)
     try:
         services.lobby_join(lobby_id=lobby_id, user=request.user, invite_code=code)
     except ServiceError as exc:
@@ -210,8 +182,8 @@ def lobby_join(request, lobby_id: int):
 @login_required
 @require_POST
 def lobby_leave(request, lobby_id: int):
-    _lobby_or_404(request, lobby_id)
-    if _try(request, lambda: services.lobby_leave(lobby_id=lobby_id, user=request.user)) is None:
+    lobby_or_404(request, lobby_id)
+    if _try(request, services.lobby_leave, lobby_id=lobby_id, user=request.user) is None:
         return redirect("games:lobby", lobby_id)
     messages.info(request, _("You left the lobby."))
     return redirect("games:lobbies")
@@ -219,31 +191,20 @@ def lobby_leave(request, lobby_id: int):
 
 @login_required
 @require_POST
-def lobby_remove(request, lobby_id: int, seat_index: int):
-    return _host_action(request, lobby_id, services.lobby_remove_player, seat_index=seat_index)
-
-
-@login_required
-@require_POST
-def lobby_add_bot(request, lobby_id: int, seat_index: int):
-    level = request.POST.get("level", "")
-    return _host_action(
-        request, lobby_id, services.lobby_add_bot, seat_index=seat_index, level=level
-    )
-
-
-@login_required
-@require_POST
-def lobby_remove_bot(request, lobby_id: int, seat_index: int):
-    return _host_action(request, lobby_id, services.lobby_remove_bot, seat_index=seat_index)
+def lobby_seat_action(request, lobby_id: int, seat_index: int, service):
+    """The host's ``service`` (named by the URL) on a seat; a bot added at the ``level`` posted."""
+    lobby_or_404(request, lobby_id)
+    extra = {"level": request.POST.get("level", "")} if service is services.lobby_add_bot else {}
+    _try(request, service, lobby_id=lobby_id, host=request.user, seat_index=seat_index, **extra)
+    return redirect("games:lobby", lobby_id)
 
 
 @login_required
 @require_POST
 @join_limit
 def lobby_start(request, lobby_id: int):
-    _lobby_or_404(request, lobby_id)
-    if game := _try(request, lambda: services.lobby_start(lobby_id=lobby_id, user=request.user)):
+    lobby_or_404(request, lobby_id)
+    if game := _try(request, services.lobby_start, lobby_id=lobby_id, user=request.user):
         return redirect("games:game", game.pk)
     return redirect("games:lobby", lobby_id)
 
@@ -252,19 +213,9 @@ def _invite_query(code: str) -> str:
     return urlencode({"invite": code})
 
 
-def _game_or_404(request, game_id: int) -> tuple[Game, int | None]:
-    """The game and the user's seat if they may see it (``?invite=`` the lobby's code lets
-    an invitee watch a private game), else the 404 of a game not there."""
-    try:
-        invite_code = request.GET.get("invite")
-        return selectors.game_for_user(game_id=game_id, user=request.user, invite_code=invite_code)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
-
-
 @login_required
 def game_detail(request, game_id: int):
-    game, seat = _game_or_404(request, game_id)
+    game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
     can_end = selectors.may_end(game, seat)
@@ -291,31 +242,24 @@ def game_detail(request, game_id: int):
 
 @login_required
 @require_GET
+@cache_control(no_store=True)
 def game_state_json(request, game_id: int):
-    game, seat = _game_or_404(request, game_id)
+    game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     data = {**state.view.to_json(), "version": game.version}
     if state.meta.get("clock"):  # only while a turn clock runs: docs/protocol.md
         data["clock"] = state.meta["clock"]
-    response = JsonResponse(data)
-    response["Cache-Control"] = "no-store"
-    return response
+    return JsonResponse(data)
 
 
 @login_required
 @require_GET
 def game_record_json(request, game_id: int):
-    game, _seat = _game_or_404(request, game_id)
+    game, _seat = game_or_404(request, game_id)
     if game.status != Game.Status.FINISHED:
-        return JsonResponse(
-            {
-                "error": {
-                    "code": "game_not_finished",
-                    "message": _("The record of a game is published once the game is over."),
-                }
-            },
-            status=403,
-        )
+        message = _("The record of a game is published once the game is over.")
+        error = {"code": "game_not_finished", "message": message}
+        return JsonResponse({"error": error}, status=403)
     response = JsonResponse(records.finished_record(game))
     response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
     return response
@@ -325,8 +269,8 @@ def game_record_json(request, game_id: int):
 @require_POST
 @join_limit
 def game_rematch(request, game_id: int):
-    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
-    new = _try(request, lambda: services.game_rematch(game_id=game_id, user=request.user))
+    game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    new = _try(request, services.game_rematch, game_id=game_id, user=request.user)
     return redirect("games:game", new.pk if new else game_id)
 
 
@@ -336,7 +280,7 @@ def game_abandon(request, game_id: int):
     """The only human of a game against bots ends it; ``counts`` (1 or 0) is what the form told
     them, so that a move made since never changes what they agreed to."""
     told = {"1": True, "0": False}.get(request.POST.get("counts"))
-    _game_or_404(request, game_id)  # a private game's stranger: as if there were none
+    game_or_404(request, game_id)  # a private game's stranger: as if there were none
     try:
         counted = services.game_abandon(game_id=game_id, user=request.user, counts=told)
     except (NotAPlayer, NotFound) as exc:  # a spectator of a public game: nothing to end
@@ -345,8 +289,7 @@ def game_abandon(request, game_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
-    if counted:
-        messages.success(request, _("The game is ended: it counts as a loss, in last place."))
-    else:
-        messages.success(request, _("The game is ended: it counts in no statistics and no rating."))
+    counts = _("The game is ended: it counts as a loss, in last place.")
+    voided = _("The game is ended: it counts in no statistics and no rating.")
+    messages.success(request, counts if counted else voided)
     return redirect("games:home")

@@ -7,12 +7,8 @@ from moderation.models import AuditEntry, Report
 from web.games.admin import ReadOnlyMixin
 
 
-class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    pass
-
-
 @admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin):
+class ReportAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "created_at", "kind", "reason", "reporter", "player", "game", "status")
     list_filter = ("status", "kind", "reason")
     list_select_related = ("reporter", "player", "game")
@@ -20,7 +16,7 @@ class ReportAdmin(ReadOnlyAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "created_at",
         "moderator_name",

@@ -9,25 +9,15 @@ from django.utils.translation import gettext_lazy as _
 from moderation.models import Report
 from moderation.services import MAX_REASON, MAX_TEXT
 
-DURATIONS = {
-    "1h": timedelta(hours=1),
-    "1d": timedelta(days=1),
-    "7d": timedelta(days=7),
-    "30d": timedelta(days=30),
-    "forever": None,
+DURATIONS = {  # choice: (label, length; None: for good)
+    "1h": (_("1 hour"), timedelta(hours=1)),
+    "1d": (_("1 day"), timedelta(days=1)),
+    "7d": (_("7 days"), timedelta(days=7)),
+    "30d": (_("30 days"), timedelta(days=30)),
+    "forever": (_("For good"), None),
 }
-SILENCE_CHOICES = [
-    ("1h", _("1 hour")),
-    ("1d", _("1 day")),
-    ("7d", _("7 days")),
-    ("30d", _("30 days")),
-]
-BAN_CHOICES = [
-    ("1d", _("1 day")),
-    ("7d", _("7 days")),
-    ("30d", _("30 days")),
-    ("forever", _("For good")),
-]
+SILENCE_CHOICES = [(key, DURATIONS[key][0]) for key in ("1h", "1d", "7d", "30d")]
+BAN_CHOICES = [(key, DURATIONS[key][0]) for key in ("1d", "7d", "30d", "forever")]
 
 
 class ReportForm(forms.Form):
@@ -70,7 +60,7 @@ class SanctionForm(ActionForm):
     duration = forms.ChoiceField(label=_("For"), choices=SILENCE_CHOICES)
 
     def until(self):
-        span = DURATIONS[self.cleaned_data["duration"]]
+        span = DURATIONS[self.cleaned_data["duration"]][1]
         return None if span is None else timezone.now() + span
 
 

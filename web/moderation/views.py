@@ -2,7 +2,7 @@
 audit log, and act through moderation.services (a POST, checked against their permission)."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,19 +15,16 @@ from accounts.models import User
 from accounts.names import short_name
 from core.access import perm
 from core.errors import NotFound, ServiceError
-from games import selectors as game_selectors
 from games.models import Game
 from moderation import selectors, services
 from moderation.models import Report
 from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
 from web.redirects import local_url
+from web.shortcuts import game_or_404
 
 
 def _back(request, default: str) -> str:
     return local_url(request, request.POST.get("next") or request.GET.get("next")) or default
-
-
-# Players' reports ---------------------------------------------------------------------------
 
 
 def _report_page(request, *, title, back, kind, target_id, targets=None, game_id=None):
@@ -36,10 +33,8 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
     form = ReportForm(request.POST or None, targets=targets)
     if request.method == "POST" and form.is_valid():
         chosen_kind, chosen_id = kind, target_id
-        if targets:
-            chosen = form.cleaned_data["target"]
-            if chosen != "game":
-                chosen_kind, chosen_id = Report.Kind.PLAYER, int(chosen)
+        if form.cleaned_data.get("target", "game") != "game":  # a player at the game
+            chosen_kind, chosen_id = Report.Kind.PLAYER, int(form.cleaned_data["target"])
         try:
             _report, created = services.report_create(
                 reporter=request.user,
@@ -53,9 +48,8 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
             messages.error(request, exc.message)
         else:
             if created:
-                messages.success(
-                    request, _("Thank you: your report was received. A moderator will look at it.")
-                )
+                thanks = _("Thank you: your report was received. A moderator will look at it.")
+                messages.success(request, thanks)
             else:
                 messages.info(
                     request, _("You have reported this already: a moderator will look at it.")
@@ -70,8 +64,7 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
 
 
 def _existing(user, kind, target_id):
-    key = {"message": "message_id", "player": "player_id", "game": "game_id"}[kind]
-    return Report.objects.filter(reporter=user, kind=kind, **{key: target_id}).first()
+    return Report.objects.filter(reporter=user, kind=kind, **{f"{kind}_id": target_id}).first()
 
 
 @login_required
@@ -91,10 +84,7 @@ def report_player(request, username):
 @login_required
 def report_game(request, game_id):
     """From the table: the game itself, or one of the other people at it."""
-    try:
-        game, _seat = game_selectors.game_for_user(game_id=game_id, user=request.user)
-    except NotFound as exc:
-        raise Http404 from exc
+    game, _seat = game_or_404(request, game_id)
     others = [
         (str(p.user_id), _("The player %(name)s") % {"name": short_name(p.name)})
         for p in game.players.exclude(user=None).exclude(user=request.user).order_by("seat")
@@ -129,12 +119,7 @@ def report_message(request, message_id):
     )
 
 
-# Moderators' pages --------------------------------------------------------------------------
-
-
-def _moderator(request, codename="view_report"):
-    if not request.user.is_authenticated or not request.user.has_perm(perm(codename)):
-        raise PermissionDenied
+moderator = permission_required(perm("view_report"), raise_exception=True)
 
 
 def _with_forms(request, template: str, **context):
@@ -147,27 +132,27 @@ def _with_forms(request, template: str, **context):
     return render(request, template, {**context, "forms": forms})
 
 
+@moderator
 def queue(request):
-    _moderator(request)
     items, total = selectors.open_reports(viewer=request.user)
     return _with_forms(request, "moderation/queue.html", items=items, total=total)
 
 
+@moderator
 def player_file(request, username):
-    _moderator(request)
     player = get_object_or_404(User, username=username)
     file = selectors.player_file(player, viewer=request.user)
     return _with_forms(request, "moderation/player.html", file=file)
 
 
+@moderator
 def game_file(request, game_id):
-    _moderator(request)
     game = get_object_or_404(Game.objects.select_related("lobby"), pk=game_id)
     return _with_forms(request, "moderation/game.html", file=selectors.game_file(game))
 
 
+@permission_required(perm("view_auditentry"), raise_exception=True)
 def audit_log(request):
-    _moderator(request, "view_auditentry")
     name = request.GET.get("player")
     player = User.objects.filter(username=name).first() if name else None
     return render(
@@ -177,9 +162,8 @@ def audit_log(request):
     )
 
 
-# Moderators' actions: name -> (permission, moderation.services function, done). The function's
-# first word names its target; a silence and a ban take a duration; the actions that may answer
-# a report are told which.
+# Moderators' actions: name -> (permission, moderation.services function named by its target,
+# done); a silence and a ban take a duration.
 ACTIONS = {
     "dismiss": ("dismiss_report", "report_dismiss", gettext_lazy("The report is dismissed.")),
     "hide": ("hide_message", "message_hide", gettext_lazy("The message is hidden.")),
@@ -205,7 +189,8 @@ def act(request, action: str, pk: int):
     if action not in ACTIONS:
         raise Http404
     codename, service, done = ACTIONS[action]
-    _moderator(request, codename)
+    if not request.user.has_perm(perm(codename)):
+        raise PermissionDenied
     form = FORMS.get(action, ActionForm)(request.POST)
     back = _back(request, reverse("moderation:queue"))
     if not form.is_valid():

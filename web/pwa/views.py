@@ -1,15 +1,10 @@
-"""The installable app: its manifest, its service worker (served from the site's root, so that
-it may control every page) and the page that worker shows when the network is gone.
-
-The worker keeps the static shell (``SHELL``) and the offline page, cached at install; it
-caches nothing else: every navigation goes to the network (the offline page only when that
-fails), and pages with a player's data, the API and the sockets are never stored."""
+"""The installable app: its manifest, its service worker (from the site's root, to control every
+page; it keeps only the static ``SHELL`` and the offline page) and that offline page."""
 
 import hashlib
 import json
 
 from django.conf import settings
-from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -39,32 +34,9 @@ SHELL = (
 @require_safe
 @cache_control(max_age=3600)
 def manifest(request):
-    icon = "img/icons/icon-{}.png"
-    return JsonResponse(
-        {
-            "id": "/",
-            "name": "Skyjo Online",
-            "short_name": "Skyjo",
-            "description": _("Play Skyjo in the browser, with friends or against bots."),
-            "lang": request.LANGUAGE_CODE,
-            "start_url": "/",
-            "scope": "/",
-            "display": "standalone",
-            "theme_color": THEME,
-            "background_color": THEME,
-            "icons": [
-                {"src": static(icon.format(192)), "sizes": "192x192", "type": "image/png"},
-                {"src": static(icon.format(512)), "sizes": "512x512", "type": "image/png"},
-                {
-                    "src": static(icon.format("maskable-512")),
-                    "sizes": "512x512",
-                    "type": "image/png",
-                    "purpose": "maskable",
-                },
-            ],
-        },
-        content_type="application/manifest+json",
-    )
+    description = json.dumps(_("Play Skyjo in the browser, with friends or against bots."))
+    context = {"description": description, "theme": THEME}
+    return render(request, "pwa/manifest.webmanifest", context, "application/manifest+json")
 
 
 @require_safe
@@ -89,8 +61,7 @@ def service_worker(request):
 
 
 @require_safe
+@cache_control(no_cache=True)
 def offline(request):
     """No player's data: the worker stores this page as it is fetched."""
-    response = render(request, "pwa/offline.html")
-    response["Cache-Control"] = "no-cache"
-    return response
+    return render(request, "pwa/offline.html")

@@ -48,10 +48,8 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
     accepted = closed = False
     claim = claim_task = user_group = None
     dropped = 0
-
-    @property
-    def label(self) -> str:
-        return type(self).__name__
+    label = "socket"  # in the log; its place once open
+    error_html = staticmethod(chat_rendering.error_html)
 
     async def connect(self):
         self.user = user = self.scope.get("user")
@@ -172,12 +170,12 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_error(self, exc: ServiceError, html=None) -> None:
-        """``exc`` to this socket only: JSON, or ``html(message, code)`` (the chat's error)."""
+        """``exc`` to this socket only: JSON, or ``html(message, code)`` (``error_html``)."""
         with translation.override(self.language):
             if self.json_mode:
                 text = json.dumps(exc.to_json())
             else:
-                text = (html or chat_rendering.error_html)(exc.message, exc.code)
+                text = (html or self.error_html)(exc.message, exc.code)
         await self.send(text_data=text)
 
     async def refuse_flood(self) -> None:

@@ -1,6 +1,5 @@
-"""How many websockets one user and one address may hold open (docs/configuration.md): each
-socket claims a place under both, renewed every ``RENEW`` seconds, lapsing after ``LAPSE``; in a
-Redis sorted set per key (every process counts together), else in the process's cache."""
+"""How many websockets a user and an address may hold open: each claims a place under both,
+renewed every ``RENEW`` s, lapsing after ``LAPSE``; in Redis sorted sets, else the local cache."""
 
 import threading
 import time

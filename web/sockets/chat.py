@@ -1,9 +1,6 @@
-"""The chat's part of the lobby and game sockets (a mixin of web.sockets.base.Socket): chat
-frames to chat.services.chat_post, a refusal answered to this socket only (``#chat-flash``);
-chat.publish's messages filtered by the reader's mutes and chat switch. A reader removed from a
-private lobby is closed (``4404``). The socket's ``game_id`` and ``seat`` (or ``lobby_id`` and
-``invite``) say where it is: a seat reads the players' channel, anyone else the spectators'.
-"""
+"""The chat of the lobby and game sockets (a mixin of web.sockets.base.Socket): frames to
+chat.services.chat_post, a refusal to this socket only; chat.publish's messages filtered by the
+reader's mutes and switch. ``game_id`` and ``seat`` (or ``lobby_id``) say where it is."""
 
 from __future__ import annotations
 
@@ -40,9 +37,7 @@ class ChatSocket:
         return getattr(self, "game_id", None) is None or getattr(self, "seat", None) is not None
 
     def chat_channel(self) -> str:
-        if "lobby_id" in (self.chat_place() or {}) or self.chat_player():
-            return Message.Channel.PLAYERS
-        return Message.Channel.SPECTATORS
+        return Message.Channel.PLAYERS if self.chat_player() else Message.Channel.SPECTATORS
 
     async def chat_receive(self, data: dict) -> None:
         place = self.chat_place()
@@ -57,10 +52,8 @@ class ChatSocket:
             await self.send_error(Unavailable(), rendering.error_html)
 
     def _chat_post(self, data: dict, place: dict) -> None:
-        with (
-            translation.override(self.language),
-            timezone.override(self.zone),
-        ):  # a refusal with figures is worded here
+        # A refusal with figures is worded here.
+        with translation.override(self.language), timezone.override(self.zone):
             chat_post(
                 user=self.user,
                 text=data.get("text", ""),

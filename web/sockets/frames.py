@@ -1,7 +1,5 @@
-"""A client's frame read by exactly the grammar of docs/protocol.md: a text frame of at most
-``MAX_FRAME`` characters holding one flat JSON object. Anything else is a ``BadRequest`` with a
-documented ``code``, never another error (test_frames_fuzz.py); messages stay in English.
-"""
+"""A client's frame read by exactly the grammar of docs/protocol.md (a text frame of at most
+``MAX_FRAME`` characters, one flat JSON object); anything else is a documented ``BadRequest``."""
 
 import json
 import re
@@ -12,10 +10,7 @@ MAX_FRAME = 2048
 COMMANDS = ("sync", "ready", "rematch")
 ACTION_KEYS = frozenset({"reveal", "take", "swap", "flip"})
 KNOWN_KEYS = ACTION_KEYS | {"version", *COMMANDS}
-# Added by htmx's websocket extension to the frames it sends; never read.
-IGNORED_KEYS = ("HEADERS",)
-# HTML mode: htmx sends form fields as strings. Only these spellings stand for numbers and
-# booleans: digits alone (no sign, no space, no other script's digits), "true", "false".
+# HTML mode: form fields arrive as strings; only ASCII digits and "true"/"false" are converted.
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -52,8 +47,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     """``(command, data)``: ``sync``, ``ready``, ``rematch`` (no data), ``chat`` (parse_chat)
     or ``action`` (the action's keys and an integer ``version``)."""
     data = load(text_data, bytes_data)
-    for key in IGNORED_KEYS:
-        data.pop(key, None)
+    data.pop("HEADERS", None)  # htmx's websocket extension adds it; never read
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         if is_chat(data):  # only here: a move's frame never asks
@@ -86,8 +80,7 @@ def parse(text_data, bytes_data, *, json_mode: bool) -> tuple[str, dict]:
     return "action", data
 
 
-# Chat frames ({"chat": "text"} or {"quick": "gg"}): nothing else but a ``version`` (ignored)
-# and htmx's ``HEADERS``.
+# Chat frames ({"chat": "text"} or {"quick": "gg"}), with at most an ignored ``version``.
 KEYS = frozenset({"chat", "quick"})
 ALLOWED = KEYS | {"version", "HEADERS"}
 

@@ -19,7 +19,6 @@ from web.sockets import frames, presence_frames
 from web.sockets.access import session_alive
 from web.sockets.base import FAILED, Socket
 
-MAX_FRAME = frames.MAX_FRAME
 # A player's frame is written down as a sign of activity (games.presence) at most this often.
 ACTIVE_EVERY = 10
 
@@ -30,6 +29,7 @@ class AccessEnded(Exception):
 
 class GameConsumer(Socket):
     sheds = True
+    error_html = staticmethod(rendering.error_html)
     version = None  # of the last state frame sent
     last_frame = ()  # that frame's parts
     own_draw = None  # (version, card) this seat drew through this socket
@@ -40,12 +40,9 @@ class GameConsumer(Socket):
     away = False  # this seat is away in the last frame sent
     checked_version = None  # the version at the heartbeat's last check
 
-    @property
-    def label(self) -> str:
-        return f"game socket {self.game_id}"
-
     async def open(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.label = f"game socket {self.game_id}"
         self.json_mode = self.param("format") == "json"
         self.wants_presence = self.param("presence") == "1"
         # Joined before the read: a version saved after it arrives as a message.
@@ -255,7 +252,7 @@ class GameConsumer(Socket):
 
     async def send_presence(self, offline) -> None:
         """Who the game waits for, if that changed for this socket's client."""
-        shown = presence_frames.shown_to(offline, self.seat)
+        shown = tuple(o for o in offline if o.seat != self.seat)  # its own socket is open
         if shown == self.presence or not self.wants_presence:
             return
         self.presence = shown
@@ -281,6 +278,3 @@ class GameConsumer(Socket):
                 controls = rendering.controls_html(view, meta)
             self.last_frame = (board, controls, '<div id="flash" class="flash"></div>')
         await self.send(text_data="".join(self.last_frame))
-
-    async def send_error(self, exc: ServiceError, html=None):
-        await super().send_error(exc, html or rendering.error_html)

@@ -10,7 +10,7 @@ from core.caches import BoundedCache
 from core.db import in_db_thread
 from core.errors import NotFound
 from games import publish, selectors
-from web.games.lobby_presenter import lobby_context
+from web.games.presenters import lobby_context
 from web.sockets import frames
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
@@ -25,12 +25,9 @@ def _read(lobby_id: int):
 
 
 class LobbyConsumer(Socket):
-    @property
-    def label(self) -> str:
-        return f"lobby socket {self.lobby_id}"
-
     async def open(self):
         self.lobby_id = int(self.scope["url_route"]["kwargs"]["lobby_id"])
+        self.label = f"lobby socket {self.lobby_id}"
         self.invite = self.param("invite")
         self.csrf = self.scope.get("cookies", {}).get("csrftoken", "")
         html = await in_db_thread(self.first_page)()

@@ -15,6 +15,8 @@ _lists = BoundedCache(64, "sockets.lobby_lists")
 
 
 class LobbyListConsumer(Socket):
+    label = "lobby list socket"
+
     async def open(self):
         if await self.enter(publish.LOBBY_LIST_GROUP):
             await self.send(text_data=await in_db_thread(self.render)())

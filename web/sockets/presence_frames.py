@@ -1,7 +1,5 @@
-"""Who a game waits for (seats with no socket open the bot does not play for yet), read once
-per process for all its sockets of the game after a hint (publish.presence_changed), or from a
-recent read (:func:`recent`, the heartbeat's). Not versioned (docs/protocol.md).
-"""
+"""Who a game waits for (offline seats the bot does not play yet), read once per process for
+all its sockets after a hint, or from a recent read (the heartbeat's). Not versioned."""
 
 import asyncio
 import json
@@ -54,11 +52,6 @@ async def _read(waiting: dict, game_id: int) -> tuple[selectors.Offline, ...]:
     if last is None or last[0] < begun:  # reads may end out of order: keep the latest begun
         _last.put(game_id, (begun, offline))
     return offline
-
-
-def shown_to(offline, seat: int | None) -> tuple[selectors.Offline, ...]:
-    """What a seat's socket shows: never its own seat (its socket is open)."""
-    return tuple(o for o in offline if o.seat != seat)
 
 
 def frame(offline, *, json_mode: bool, language: str) -> str:

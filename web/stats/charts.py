@@ -1,17 +1,13 @@
-"""Charts as server-rendered SVG: this computes the geometry, templates/stats/chart_*.html draw
-it, with every label translatable. A fixed viewBox 360 wide (a phone's width) scales to its box.
-"""
+"""Charts as server-rendered SVG: the geometry here, the drawing in templates/stats/chart_*.html,
+in a fixed viewBox 360 wide."""
 
 from dataclasses import dataclass, field
 
 WIDTH, HEIGHT = 360, 180
 LEFT, RIGHT, TOP, BOTTOM = 38, 10, 10, 24
-# A line's first and last points stand this far inside the plot: the first never touches the
-# value labels, right-aligned 4 units left of the plot (a rating history starts at 1000, often
-# its lowest or highest value, level with a label).
+# A line's first and last points stand this far inside the plot, off the value labels.
 PAD = 8
-# The width of a label's digit and of its separators at the labels' 11 px (a little more than
-# a sans-serif font's), and the least space between two labels on the x axis.
+# A label's digit and separator widths at 11 px, and the least gap between two x labels.
 DIGIT, SEPARATOR, GAP = 6.2, 3.2, 5
 # Distinct on the dark green table, with enough contrast for thin lines.
 COLORS = ("#4fd18b", "#ffd166", "#6ec6ff", "#ff8fa3", "#c39bff", "#ffa552", "#9be7e0", "#e0e0e0")

@@ -58,25 +58,20 @@ def profile(request, username):
     player = profile_cache.profile_owner(username, request.user)
 
     def panels(figures) -> str:
-        return render_to_string(
-            "stats/profile_stats.html",
-            {
-                "player": player,
-                "profile": figures,
-                "rating": rating_chart(figures.rating_history),
-                "sides": [
-                    (title, key, side, distribution_chart(side.distribution))
-                    for title, key, side in (
-                        (_("Against people"), "people", figures.people),
-                        (_("With bots"), "bots", figures.bots),
-                    )
-                ],
-            },
-        )
+        sides = [
+            (_("Against people"), "people", figures.people),
+            (_("With bots"), "bots", figures.bots),
+        ]
+        context = {
+            "player": player,
+            "profile": figures,
+            "rating": rating_chart(figures.rating_history),
+        }
+        context["sides"] = [(*side, distribution_chart(side[2].distribution)) for side in sides]
+        return render_to_string("stats/profile_stats.html", context)
 
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
-    # A viewer who shares no private game with the player sees what a visitor sees: the same
-    # figures, computed without looking up the viewer's own games.
+    # A viewer who shares no private game with the player sees what a visitor sees.
     public = profile_cache.viewer_kind(player, request.user) == profile_cache.PUBLIC
     seen_by = None if public else request.user
     figures, html = profile_cache.figures(
@@ -123,8 +118,7 @@ def leaderboard(request):
         (p.pk, p.username, p.rank, p.rating, p.rating_is_provisional, p.rated_games)
         for p in page.object_list
     ]
-    # The table is named by what it shows: any change of a rank, a name or a rating is a
-    # new entry; the viewer's pk only when their row is on this page (it is highlighted).
+    # Cached by what it shows; the viewer's pk only when their (highlighted) row is on it.
     table = shown and profile_cache.fragment(
         "leaderboard",
         (me if me in {row[0] for row in shown} else None, shown),

@@ -1,10 +1,10 @@
-"""``{{ name|player_name }}``: a player's name by accounts.names (cut, the full name in its
-tooltip); ``short_player_name``: the cut name as text. Builtins of every template."""
+"""Builtins of every template: ``player_name`` (cut, full name in its tooltip),
+``short_player_name``, ``player`` and ``table`` (bots' names and titles translated)."""
 
 from django import template
 
 from accounts.names import name_html, short_name
-from games.labels import player_label
+from games.labels import player_label, table_label
 
 register = template.Library()
 
@@ -17,3 +17,13 @@ def player_name(name) -> str:
 @register.filter
 def short_player_name(name) -> str:
     return short_name(player_label(str(name)))
+
+
+@register.filter
+def player(name) -> str:
+    return player_label(str(name))
+
+
+@register.filter
+def table(name) -> str:
+    return table_label(str(name))

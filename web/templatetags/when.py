@@ -9,15 +9,15 @@ from core import when as formatting
 register = template.Library()
 
 
+def _time(moment, text) -> str:
+    return format_html('<time datetime="{}">{}</time>', moment.isoformat(), text(moment))
+
+
 @register.filter
 def when(moment):
-    if not moment:
-        return ""
-    return format_html('<time datetime="{}">{}</time>', moment.isoformat(), formatting.when(moment))
+    return _time(moment, formatting.when) if moment else ""
 
 
 @register.filter
 def day(moment):
-    if not moment:
-        return ""
-    return format_html('<time datetime="{}">{}</time>', moment.isoformat(), formatting.day(moment))
+    return _time(moment, formatting.day) if moment else ""
