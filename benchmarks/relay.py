@@ -28,6 +28,7 @@ from benchmarks import servers  # noqa: E402
 from benchmarks.relay_clients import PLAYERS, EchoTable, Table, open_all, percentile  # noqa: E402
 
 SITE, ECHO = "skyjo_site.asgi:application", "benchmarks.echo_asgi:application"
+CPU_MS = [f"{p} CPU ms/move" for p in ("Daphne", "database", "Redis", "analysis worker")]
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -190,34 +191,40 @@ async def play(args, tables: list[Table], meter, on_start) -> dict:
     measured = [d for t in tables for d in t.done if d.sent >= start]
     moves = sum(d.added for d in measured)
     latencies = [d.latency * 1000 for d in measured if d.latency is not None]
-    cpu = [a - b for a, b in zip(after, before[0], strict=True)]
+    used = [a - b for a, b in zip(after, before[0], strict=True)]
     return {
+        "load": load,
         "sockets": len(socks),
-        "connect_s": connect_s,
-        "elapsed": elapsed,
+        "connected in s": connect_s,
         "moves": moves,
-        "moves_per_s": moves / elapsed,
-        "offered": f"offered {len(tables) / interval:.0f}/s" if interval else "unpaced",
-        **{f"p{p}": percentile(latencies, p) for p in (50, 95, 99)},
-        "max": max(latencies, default=float("nan")),
-        "gaps": sum(s.gaps for s in socks),
-        "lost": sum(t.lost for t in tables),
+        "seconds": elapsed,
+        "moves/s": moves / elapsed,
+        "offered/s": len(tables) / interval if interval else "unpaced",
+        "ticks late": sum(t.behind for t in tables),
+        "games over": sum(t.over for t in tables),
+        **{f"p{p} ms": percentile(latencies, p) for p in (50, 95, 99)},
+        "max ms": max(latencies, default=float("nan")),
+        "version gaps": sum(s.gaps for s in socks),
+        "sockets that missed a version": sum(t.lost for t in tables),
         "resyncs": sum(t.resynced for t in tables),
         "busy": sum(t.busy for t in tables),
-        "errors": sum(len(s.errors) for s in socks),
-        "error_codes": sorted({e for s in socks for e in s.errors}),
-        "closed": sum(1 for s in socks if s.closed_with not in (None, 1000)),
-        "stuck": sum(1 for t in tables if t.stuck),
-        "over": sum(1 for t in tables if t.over),
-        "behind": sum(t.behind for t in tables),
-        "cpu_ms": [c / moves * 1000 if moves else float("nan") for c in cpu],
-        "cpu_share": cpu[0] / elapsed,
-        "client_share": client_cpu / elapsed,
-        "by_round": cpu_by_round(samples),
-        "frame_chars": sum(s.received_chars for s in socks) / max(1, sum(s.frames for s in socks)),
-        "sent_chars": sum(t.sent_chars for t in tables)
+        "error frames": sum(len(s.errors) for s in socks),
+        "error codes": " ".join(sorted({e for s in socks for e in s.errors})) or "-",
+        "closed by the server": sum(s.closed_with not in (None, 1000) for s in socks),
+        "stuck": sum(t.stuck for t in tables),
+        **{
+            k: u / moves * 1000 if moves else float("nan")
+            for k, u in zip(CPU_MS, used, strict=True)
+        },
+        "Daphne share of a core": used[0] / elapsed,
+        "client share of a core": client_cpu / elapsed,
+        "mean chars in": sum(s.received_chars for s in socks)
+        / max(1, sum(s.frames for s in socks)),
+        "mean chars out": sum(t.sent_chars for t in tables)
         / max(1, sum(t.sent_frames for t in tables)),
-        "load": load,
+        "Daphne CPU (moves/ms per move) by round": ", ".join(
+            f"r{k} {n}/{ms:.1f}" for k, (n, ms) in cpu_by_round(samples).items()
+        ),
     }
 
 
@@ -341,7 +348,7 @@ def main(argv=None) -> None:
                 continue
 
             def echo_tables(ports, site=site, games=games):
-                sent, frame = round(site["sent_chars"]), round(site["frame_chars"])
+                sent, frame = round(site["mean chars out"]), round(site["mean chars in"])
                 return [EchoTable(g, ports, args, seeded(rng), sent, frame) for g, _ in games]
 
             echo = run_phase(args, env, workdir, "echo", echo_tables, servers.no_cpu, redis_cpu)
@@ -384,49 +391,27 @@ def commit() -> str:
 # ------------------------------------------------------------------------------- report
 
 
-def report(name: str, r: dict) -> None:
-    cpu_ms = r["cpu_ms"]
-    print(f"[{name}] load {r['load']}; {r['sockets']} sockets connected in {r['connect_s']:.1f} s")
-    print(
-        f"[{name}] applied {r['moves']} in {r['elapsed']:.1f} s = {r['moves_per_s']:.1f}/s "
-        f"({r['offered']}; ticks late {r['behind']}; games over {r['over']})"
-    )
-    print(
-        f"[{name}] send -> all 4 sockets: p50 {r['p50']:.1f} ms, p95 {r['p95']:.1f} ms, "
-        f"p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms"
-    )
-    print(
-        f"[{name}] gaps {r['gaps']}; sockets that missed a version {r['lost']} (resyncs "
-        f"{r['resyncs']}); busy {r['busy']}; error frames {r['errors']} "
-        f"{r['error_codes'] or ''}; closed by the server {r['closed']}; stuck {r['stuck']}"
-    )
-    print(
-        f"[{name}] CPU per move: Daphne {cpu_ms[0]:.2f} ms ({r['cpu_share']:.0%} of a core), "
-        f"database {cpu_ms[1]:.2f} ms, Redis {cpu_ms[2]:.2f} ms, analysis worker "
-        f"{cpu_ms[3]:.2f} ms; client {r['client_share']:.0%} of a core; mean frame "
-        f"{r['frame_chars']:.0f} chars in, {r['sent_chars']:.0f} out"
-    )
-    if name == "site" and len(r["by_round"]) > 1:
-        print(
-            f"[{name}] Daphne CPU per move by round (moves, ms): "
-            + ", ".join(f"r{k} {n}/{ms:.1f}" for k, (n, ms) in r["by_round"].items())
-        )
+def report(name: str, figures: dict) -> None:
+    shown = [f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items()]
+    for i in range(0, len(shown), 5):
+        print(f"[{name}] " + "; ".join(shown[i : i + 5]))
 
 
 def report_ratios(args, site: dict, echo: dict, engine: str, layer: str) -> tuple:
-    cpu = site["cpu_ms"][0] / echo["cpu_ms"][0]
-    rate = site["moves_per_s"] / echo["moves_per_s"]
-    p99 = site["p99"] / echo["p99"]
+    daphne, database, redis = CPU_MS[:3]
+    cpu = site[daphne] / echo[daphne]
+    rate = site["moves/s"] / echo["moves/s"]
+    p99 = site["p99 ms"] / echo["p99 ms"]
     print(
         f"ratios to the echo: Daphne CPU per move {cpu:.1f}x, moves/s {rate:.2f}x, p99 {p99:.1f}x"
     )
     print(
         f"row: | {engine} | {layer} | {args.processes} | {args.format} {args.languages} | "
-        f"{args.games} | {args.interval_ms or 'unpaced'} | {site['moves_per_s']:.1f} "
-        f"({rate:.2f}x) | {site['p50']:.0f} / {site['p99']:.0f} ({p99:.1f}x) | "
-        f"{site['cpu_ms'][0]:.1f} ({cpu:.1f}x) | {site['cpu_ms'][1]:.1f} / "
-        f"{site['cpu_ms'][2]:.1f} | {site['lost']} / {site['stuck']} / {site['errors']} | "
-        f"{echo['moves_per_s']:.0f} / {echo['cpu_ms'][0]:.2f} | {site['load']} |"
+        f"{args.games} | {args.interval_ms or 'unpaced'} | {site['moves/s']:.1f} ({rate:.2f}x) | "
+        f"{site['p50 ms']:.0f} / {site['p99 ms']:.0f} ({p99:.1f}x) | {site[daphne]:.1f} "
+        f"({cpu:.1f}x) | {site[database]:.1f} / {site[redis]:.1f} | "
+        f"{site['sockets that missed a version']} / {site['stuck']} / {site['error frames']} | "
+        f"{echo['moves/s']:.0f} / {echo[daphne]:.2f} | {site['load']} |"
     )
     return cpu, rate, p99
 

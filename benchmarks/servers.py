@@ -55,10 +55,11 @@ def no_cpu() -> float:
     return 0.0
 
 
-def start(command: list, log: Path, port: int, **options) -> subprocess.Popen:
-    """``command`` started with its output in ``log``, once it listens on ``port``."""
+def start(command: list, log: Path, port: int, wait=60, **options) -> subprocess.Popen:
+    """``command`` started with its output in ``log``, once it listens on ``port`` (within
+    ``wait`` seconds)."""
     process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT, **options)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + wait
     while True:
         if process.poll() is not None:
             raise SystemExit(f"{command[:3]} stopped at start: see {log}")
@@ -68,7 +69,7 @@ def start(command: list, log: Path, port: int, **options) -> subprocess.Popen:
         except OSError:
             if time.monotonic() > deadline:
                 process.kill()
-                raise SystemExit(f"{command[:3]} did not listen within 60 s") from None
+                raise SystemExit(f"{command[:3]} did not listen within {wait} s") from None
             time.sleep(0.1)
 
 

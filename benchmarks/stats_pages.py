@@ -11,7 +11,6 @@ game's page, each ``--requests`` times after 10 warm-up requests (so from the st
 import argparse
 import itertools
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,14 +22,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_site.settings")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
-    parser.add_argument(
-        "--only", default="", help="time only the pages whose label contains this text"
-    )
-    parser.add_argument(
-        "--cold",
-        action="store_true",
-        help="every request as the first after a change: the statistics cache never answers",
-    )
+    parser.add_argument("--only", default="", help="only the pages whose label has this text")
+    parser.add_argument("--cold", action="store_true", help="never from the statistics cache")
     args = parser.parse_args()
 
     import django
@@ -42,6 +35,7 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from benchmarks.relay_clients import percentile
     from stats import profile_cache
     from stats.models import GameResult
 
@@ -101,12 +95,8 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
         with CaptureQueriesContext(connection) as queries:
             client.get(url)
-        times.sort()
-        p95 = times[int(len(times) * 0.95) - 1]
-        print(
-            f"{label:36} {statistics.median(times):7.1f} {p95:7.1f} {times[-1]:7.1f} "
-            f"{len(queries):7d}"
-        )
+        p50, p95 = percentile(times, 50), percentile(times, 95)
+        print(f"{label:36} {p50:7.1f} {p95:7.1f} {max(times):7.1f} {len(queries):7d}")
 
 
 if __name__ == "__main__":
