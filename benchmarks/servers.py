@@ -98,7 +98,7 @@ def redis_server(url: str, workdir: Path) -> tuple:
         return url, cpu, lambda: None
     server = shutil.which("redis-server")
     if server is None:
-        raise SystemExit("--redis private needs redis-server (apt-get install redis-server)")
+        raise SystemExit("no redis-server: apt-get install redis-server, or give a Redis URL")
     port = free_port()
     process = start(
         [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
