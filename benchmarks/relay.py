@@ -47,7 +47,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--postgres", metavar="URL|private", help="a PostgreSQL to make a DB on")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for fan-out")
-    parser.add_argument("--query-moves", type=int, default=200, help="in-process moves; 0: none")
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
     parser.add_argument("--repeat", type=int, default=1, help="site and echo phases N times")
     parser.add_argument("--seed", type=int, default=1)
@@ -60,9 +59,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.py_spy and not shutil.which("py-spy", path=Path(sys.executable).parent):
         parser.error("--py-spy needs py-spy in the venv (pip install py-spy)")
     return args
-
-
-# ------------------------------------------------------------------------------- setup
 
 
 def environment(args, workdir: Path, database_url: str | None, redis_url: str | None) -> dict:
@@ -111,50 +107,6 @@ def session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
     return f"sessionid={client.cookies['sessionid'].value}"
-
-
-def measure_service(moves: int, seed: int, end_score: int) -> None:
-    """Print the queries, wall and CPU time of ``game_apply_action`` by round, on one game
-    played here at random."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from games import engine, services
-    from games.tests.helpers import play_one
-
-    [(game, users)] = create_games(1, seed + 1000, end_score)
-    apply, by_round = services.game_apply_action, {}
-
-    def measured(**kwargs):
-        with CaptureQueriesContext(connection) as captured:
-            wall, cpu = time.perf_counter(), time.thread_time()
-            apply(**kwargs)
-            cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
-        samples = by_round.setdefault(engine.from_snapshot(game.snapshot).round, [])
-        samples.append((len(captured), wall * 1000, cpu * 1000))
-
-    services.game_apply_action, rng = measured, random.Random(seed)
-    try:
-        for _ in range(moves):
-            game.refresh_from_db()
-            if game.status != game.Status.PLAYING:
-                break
-            play_one(game, users, rng)
-    finally:
-        services.game_apply_action = apply
-    queries = [q for ms in by_round.values() for q, _, _ in ms]
-    print(
-        f"in-process game_apply_action ({len(queries)} moves of one game): queries "
-        f"{min(queries)}-{max(queries)}; by round (moves, mean queries, wall p50 ms, CPU ms): "
-        + ", ".join(
-            f"r{r} {len(ms)}/{statistics.fmean(q for q, _, _ in ms):.1f}/"
-            f"{statistics.median(w for _, w, _ in ms):.1f}/{statistics.fmean(c for *_, c in ms):.1f}"
-            for r, ms in sorted(by_round.items())
-        )
-    )
-
-
-# ------------------------------------------------------------------------------- a phase
 
 
 async def play(args, tables: list[Table], meter, on_start) -> dict:
@@ -285,9 +237,6 @@ def run_phase(args, env, workdir, name, make_tables, database_cpu, redis_cpu) ->
         servers.stop_all(processes)
 
 
-# ------------------------------------------------------------------------------- main
-
-
 def main(argv=None) -> None:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="skyjo-relay-"))
@@ -327,8 +276,6 @@ def main(argv=None) -> None:
             f"commit {commit()}; load {servers.load_average()}",
             flush=True,
         )
-        if args.query_moves:
-            measure_service(args.query_moves, args.seed, args.end_score)
         rng = random.Random(args.seed)
 
         ratios = []
@@ -386,9 +333,6 @@ def commit() -> str:
 
     dirty = git("status", "--porcelain", "--", "games", "skyjo_site").strip()
     return git("rev-parse", "--short", "HEAD").strip() + ("+changes" if dirty else "")
-
-
-# ------------------------------------------------------------------------------- report
 
 
 def report(name: str, figures: dict) -> None:
