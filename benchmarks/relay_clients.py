@@ -192,11 +192,11 @@ class Table:
                 latency = max(s.reached[target] for s in self.socks) - sent
                 self.record(sent, latency if added == 1 else None, added)
                 backoff = BUSY_BACKOFF[0]
-            elif self.refused_busy(errors_before):  # shed: back off, resync only if behind
+            elif "busy" in [e for s in self.socks for e in s.errors][errors_before:]:
                 self.busy += 1
                 await asyncio.sleep(backoff * (0.5 + self.rng.random()))
                 backoff = min(backoff * 2, BUSY_BACKOFF[1])
-                behind = len({s.version for s in self.socks}) > 1
+                behind = len({s.version for s in self.socks}) > 1  # resync only if they differ
                 if behind and not await self.resync(args.timeout):
                     self.stuck = True
                 continue
@@ -215,9 +215,6 @@ class Table:
                 tick = now
             else:
                 await asyncio.sleep(tick - now)
-
-    def refused_busy(self, errors_before: int) -> bool:
-        return "busy" in [e for s in self.socks for e in s.errors][errors_before:]
 
     def record(self, sent: float, latency: float | None, added: int) -> None:
         self.done.append(Done(sent, latency, self.round, added))
