@@ -155,18 +155,13 @@ class Table:
 
     async def wait_for(self, target: int, deadline: float, errors_before: int) -> bool:
         while self.version < target:
-            if self.errors() > errors_before:
-                return False
-            if any(s.closed_with is not None or s.ws.close_code for s in self.socks):
-                return False
+            closed = any(s.closed_with is not None or s.ws.close_code for s in self.socks)
             remaining = deadline - time.perf_counter()
-            if remaining <= 0:
+            if closed or remaining <= 0 or self.errors() > errors_before:
                 return False
             self.changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                return False
         return True
 
     async def play(self, end: float, interval: float, args) -> None:

@@ -27,26 +27,22 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def _stat(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
 def cpu_seconds(pid: int, *, reaped_children: bool = False) -> float:
     """User + system CPU of a process (all its threads); with ``reaped_children`` also that of
     its ended children (PostgreSQL's per-connection backends)."""
     try:
-        ticks = [int(f) for f in _stat(pid)[11:15]]
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except FileNotFoundError:
         return 0.0
+    ticks = [int(f) for f in stat[11:15]]
     return sum(ticks if reaped_children else ticks[:2]) / os.sysconf("SC_CLK_TCK")
 
 
 def children(pid: int) -> list[int]:
     found = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(ValueError, OSError, IndexError):
-            if int(_stat(int(entry.name))[1]) == pid:
-                found.append(int(entry.name))
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in task.read_text().split()]
     return found
 
 

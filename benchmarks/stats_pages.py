@@ -44,34 +44,24 @@ def main() -> None:
         fresh = itertools.count()
         profile_cache.fingerprint = lambda: f"cold-{os.getpid()}-{next(fresh)}"
 
-    busiest = (
+    counts = (
         GameResult.objects.filter(user__isnull=False)
-        .values("user_id")
+        .values("user_id", "user__username")
         .annotate(n=Count("id"))
-        .order_by("-n")
-        .first()
     )
+    busiest = counts.order_by("-n").first()
+    regular = counts.filter(n__gte=300).order_by("n").first()
     User = get_user_model()
     player = User.objects.get(pk=busiest["user_id"])
     other = User.objects.exclude(pk=player.pk).order_by("pk").first()
     game = GameResult.objects.filter(user=player).order_by("-finished_at").first()
-    regular = (
-        GameResult.objects.filter(user__isnull=False)
-        .values("user_id", "user__username")
-        .annotate(n=Count("id"))
-        .filter(n__gte=300)
-        .order_by("n")
-        .first()
-    )
     print(
         f"{GameResult.objects.values('game_id').distinct().count()} finished games, "
         f"{User.objects.count()} users; busiest: {player.username} with {busiest['n']} games"
     )
 
-    visitor = Client(HTTP_HOST="127.0.0.1")
-    member = Client(HTTP_HOST="127.0.0.1")
+    visitor, member, own = (Client(HTTP_HOST="127.0.0.1") for _ in range(3))
     member.force_login(other)
-    own = Client(HTTP_HOST="127.0.0.1")
     own.force_login(player)
     pages = [
         ("profile of the busiest, visitor", visitor, f"/u/{player.username}/"),

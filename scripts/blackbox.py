@@ -40,50 +40,40 @@ PASSWORD = "black-box-horse-42"
 
 
 class Browser:
-    """One player's HTTP session: cookies, CSRF token, form posts; redirects not followed."""
+    """One player's HTTP session: cookies, CSRF token, form posts (redirects followed)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
-        )
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
-    def post(self, path: str, fields: dict) -> tuple[int, str, str]:
+    def post(self, path: str, fields: dict) -> tuple[str, str]:
+        """The URL the post ends on, after its redirects, and that page."""
         if not self.cookie("csrftoken"):
-            self._open(urllib.request.Request(self.base + "/accounts/register/"))
+            self.opener.open(self.base + "/accounts/register/", timeout=60).close()
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")})
-        request = urllib.request.Request(
-            self.base + path, data=data.encode(), headers={"Referer": self.base + path}
-        )
-        return self._open(request)
+        headers = {"Referer": self.base + path}
+        request = urllib.request.Request(self.base + path, data=data.encode(), headers=headers)
+        try:
+            with self.opener.open(request, timeout=60) as r:
+                return r.url, r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.url, exc.read().decode(errors="replace")
 
     def cookie(self, name: str) -> str | None:
         return next((c.value for c in self.jar if c.name == name), None)
 
-    def _open(self, request) -> tuple[int, str, str]:
-        try:
-            with self.opener.open(request, timeout=60) as r:
-                return r.status, r.headers.get("Location", ""), r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.headers.get("Location", ""), exc.read().decode(errors="replace")
 
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _id_after(location: str, prefix: str) -> int:
-    match = re.search(rf"{prefix}(\d+)/", location)
+def _id_after(url: str, prefix: str) -> int:
+    match = re.search(rf"{prefix}(\d+)/", url)
     if not match:
-        raise RuntimeError(f"expected a redirect to {prefix}<id>/, got {location!r}")
+        raise RuntimeError(f"expected a redirect to {prefix}<id>/, got {url!r}")
     return int(match.group(1))
 
 
 def register(base: str, name: str) -> Browser:
     browser = Browser(base)
-    status, location, body = browser.post(
+    url, body = browser.post(
         "/accounts/register/",
         {
             "username": name,
@@ -92,8 +82,8 @@ def register(base: str, name: str) -> Browser:
             "password2": PASSWORD,
         },
     )
-    if status != 302:
-        raise RuntimeError(f"registering {name}: HTTP {status}: {body[:300]}")
+    if url.endswith("/accounts/register/"):
+        raise RuntimeError(f"registering {name} failed: {body[:300]}")
     return browser
 
 
@@ -240,7 +230,7 @@ async def run(
     names = [f"bb{tag}{i}" for i in range(5)]
     browsers = [await asyncio.to_thread(register, base, name) for name in names]
     host, *guests = browsers[:3]
-    _, location, _ = host.post(
+    location, _ = host.post(
         "/lobbies/",
         {
             "name": "Black box",
@@ -254,9 +244,9 @@ async def run(
     lobby_id = _id_after(location, "/lobbies/")
     for guest in guests:
         guest.post(f"/lobbies/{lobby_id}/join/", {})
-    game_id = _id_after(host.post(f"/lobbies/{lobby_id}/start/", {})[1], "/games/")
+    game_id = _id_after(host.post(f"/lobbies/{lobby_id}/start/", {})[0], "/games/")
     against_bots = {"bots": 3, "level": "medium", "end_score": end_score}
-    bot_games = [_id_after(b.post("/play/bots/", against_bots)[1], "/games/") for b in browsers[3:]]
+    bot_games = [_id_after(b.post("/play/bots/", against_bots)[0], "/games/") for b in browsers[3:]]
 
     table, beside = Stats(), Stats()
     stop = asyncio.Event()
