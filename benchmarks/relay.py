@@ -86,7 +86,7 @@ def environment(args, workdir: Path, database_url: str | None, redis_url: str | 
 
 
 def create_games(count: int, seed: int, end_score: int) -> list:
-    """``count`` started 4-player games of new users: (game, users by seat)."""
+    """``count`` started 4-player games of new users: (game id, session cookies by seat)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
@@ -98,7 +98,10 @@ def create_games(count: int, seed: int, end_score: int) -> list:
         user_model(username=f"relay{seed}_{i}", password=unusable) for i in range(count * PLAYERS)
     )
     tables = [users[i : i + PLAYERS] for i in range(0, len(users), PLAYERS)]
-    return [(start_game(*seated, end_score=end_score), seated) for seated in tables]
+    cookies = [[session_cookie(user) for user in seated] for seated in tables]
+    return [
+        (start_game(*t, end_score=end_score).pk, c) for t, c in zip(tables, cookies, strict=True)
+    ]
 
 
 def session_cookie(user) -> str:
@@ -265,6 +268,8 @@ def main(argv=None) -> None:
         from django.core.management import call_command
         from django.db import connections
 
+        from games import services
+
         call_command("migrate", verbosity=0)
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[1]
         engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[1]
@@ -281,7 +286,6 @@ def main(argv=None) -> None:
         ratios = []
         for repeat in range(args.repeat):
             games = create_games(args.games, args.seed + repeat, args.end_score)  # new tables
-            games = [(game.pk, [session_cookie(u) for u in users]) for game, users in games]
             connections.close_all()
 
             def site_tables(ports, games=games):
@@ -289,8 +293,10 @@ def main(argv=None) -> None:
 
             site = run_phase(args, env, workdir, "site", site_tables, database_cpu, redis_cpu)
             report("site", site)
-            if repeat + 1 < args.repeat:
-                stop_games(games)
+            if repeat + 1 < args.repeat:  # else a later phase's bot runner plays them on
+                for game_id, _ in games:
+                    services.game_stop(game_id=game_id, void=True)
+                connections.close_all()
             if args.no_echo:
                 continue
 
@@ -314,17 +320,6 @@ def main(argv=None) -> None:
 
 def seeded(rng: random.Random) -> random.Random:
     return random.Random(rng.random())
-
-
-def stop_games(games) -> None:
-    """Void ``games`` after their phase: else a later phase's bot runner plays them on."""
-    from django.db import connections
-
-    from games import services
-
-    for game_id, _cookies in games:
-        services.game_stop(game_id=game_id, void=True)
-    connections.close_all()
 
 
 def commit() -> str:
