@@ -1,11 +1,5 @@
-"""Post-game analysis speed on one core: whole 4-player games, and one decision's evaluation.
-
-    taskset -c 0 .venv/bin/python benchmarks/analysis_speed.py [--games N]
-
-N seeded bot games to 100 points (easy, medium, medium, strong): the time of
-``analyse_record`` for all four seats per game (median, max), then of every turn decision alone
-(``evaluate`` and ``best``; p50, p99, max).
-"""
+"""Post-game analysis speed on one core: ``analyse_record`` of whole seeded 4-player bot games
+(easy, medium, medium, strong), then every turn decision alone (``evaluate`` and ``best``)."""
 
 import argparse
 import statistics

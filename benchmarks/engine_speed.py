@@ -1,10 +1,6 @@
 """Engine speed on one core: applied actions per second and random 4-player games per second.
-
-    taskset -c 0 .venv/bin/python benchmarks/engine_speed.py [--games N]
-
-Complete random games are timed whole; then their moves are replayed on fresh games in a tight
-loop that times ``apply`` (all checks) and ``next_round`` only.
-"""
+The random games are timed whole, then their moves are replayed on fresh games in a tight loop
+that times ``apply`` (all checks) and ``next_round`` only."""
 
 import argparse
 import random

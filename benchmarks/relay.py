@@ -1,12 +1,6 @@
 """Relay benchmark: moves of many 4-player games served by real Daphne processes to websockets,
-then the same sockets, pacing and frame sizes through the bare echo (benchmarks/echo_asgi.py)
-in the same run; the site's figures are printed as ratios of the echo's. docs/performance.md
-gives the method, the standard rows and what is printed.
-
-    .venv/bin/python benchmarks/relay.py --games 50 --interval-ms 500 --seconds 20
-    .venv/bin/python benchmarks/relay.py --postgres private --redis private --games 10 \
-        --interval-ms 0 --repeat 3 [--format html --languages en,de] [--processes 2]
-"""
+then the same load through the bare echo (benchmarks/echo_asgi.py), the site's figures as
+ratios of the echo's. docs/performance.md gives the method, the options and the standard rows."""
 
 import argparse
 import asyncio

@@ -1,13 +1,6 @@
-"""What a replay costs the server: the pages of one long finished game, a step at a time.
-
-    env -u DATABASE_URL -u REDIS_URL .venv/bin/python benchmarks/replay_cost.py \\
-        [--players 8] [--end-score 200] [--requests 20]
-
-Plays one seeded game of random players through the services, has it analysed, then asks for
-its replay through Django's test client as one of its players: the first page in each language
-(move list rendered), steps at the start, middle and end (htmx), a step with another list, and
-the first page again (list cached). Prints wall and CPU ms, queries and bytes per request.
-"""
+"""What a replay costs the server: one seeded long game played and analysed, then its replay
+pages through Django's test client (first page per language, steps at the start, middle and
+end, the page again): wall and CPU ms, queries and bytes per request."""
 
 import argparse
 import os

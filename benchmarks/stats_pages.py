@@ -1,12 +1,6 @@
-"""Answer times of the statistics pages on a seeded database (commands: docs/performance.md).
-
-    nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200] [--cold] [--only TEXT]
-
-Uses the database as it is, through Django's test client: the busiest player's profile (as a
-visitor and logged in), a 300-game profile, the players page (1, 50, a search) and a finished
-game's page, each ``--requests`` times after 10 warm-up requests (so from the statistics cache;
-``--cold``: never from it). Prints p50, p95, max and the queries of one request.
-"""
+"""Answer times of the statistics pages on the database as it is (docs/performance.md): the
+busiest player's profile, a 300-game profile, the players page and a finished game's page
+through Django's test client, from the statistics cache (``--cold``: never from it)."""
 
 import argparse
 import itertools

@@ -1,13 +1,7 @@
 #!/usr/bin/env python3
 """Black-box check of the whole site, as players see it: only HTTP and the JSON game socket.
-
-Starts ``./scripts/run`` on a free port with a fresh database (or talks to ``--url``); three
-clients play public-lobby games with rematches and two more play "Play against bots", with
-random legal moves. Exits non-zero on any ``server_error`` frame or traceback in the log.
-
-    .venv/bin/python scripts/blackbox.py [--games 2 --end-score 60]
-    .venv/bin/python scripts/blackbox.py --url http://127.0.0.1:8000 --log server.log
-"""
+Starts ``scripts/run`` with a fresh database (or uses ``--url``); three clients play a public
+table with rematches, two more play bots. Fails on a ``server_error`` frame or a traceback."""
 
 import argparse
 import asyncio
