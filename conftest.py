@@ -125,9 +125,6 @@ def _allow_orm_in_browser_tests(request, monkeypatch):
     monkeypatch.setattr(publish, "_send", send_from_a_thread)
 
 
-# Redis ------------------------------------------------------------------------------------
-
-
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """A Redis URL: ``REDIS_URL`` when set, else a ``redis-server`` started for this run."""
@@ -166,9 +163,6 @@ def redis_everywhere(redis_channel_layer, settings):
     """``redis_channel_layer`` here and in the Daphne servers a test forks."""
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
     return redis_channel_layer
-
-
-# Daphne -----------------------------------------------------------------------------------
 
 
 def _get_application():
@@ -237,9 +231,6 @@ def _daphne_process(django_db_setup, django_db_blocker):
 def daphne_server(transactional_db, _daphne_process):
     """Base URL of a live Daphne on the test database."""
     return _daphne_process
-
-
-# Playwright -------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
