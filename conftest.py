@@ -8,10 +8,6 @@ Log a client in with ``client.force_login(alice)``: ``client.login()`` fails und
 """
 
 import os
-import shutil
-import socket
-import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -21,15 +17,6 @@ PASSWORD = "correct-horse-42"
 ROOT = Path(__file__).resolve().parent
 SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = os.environ.get("SKYJO_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def pytest_configure(config):
@@ -43,10 +30,9 @@ def pytest_configure(config):
         database["CONN_MAX_AGE"], database["CONN_HEALTH_CHECKS"] = 0, False
 
 
-def _make_user(django_user_model, username):
-    return django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+def _make_user(django_user_model, username, **fields):
+    email = f"{username}@example.com"
+    return django_user_model.objects.create_user(username, email, PASSWORD, **fields)
 
 
 @pytest.fixture
@@ -68,10 +54,8 @@ def _make_moderator(django_user_model, username):
     """In the Moderators group (made anew: a transactional flush empties it), staff."""
     from core.access import sync_group
 
-    user = _make_user(django_user_model, username)
+    user = _make_user(django_user_model, username, is_staff=True)
     user.groups.add(sync_group())
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
     return django_user_model.objects.get(pk=user.pk)  # no cached permissions
 
 
@@ -83,10 +67,7 @@ def moderator(db, django_user_model):
 @pytest.fixture
 def staff(db, django_user_model):
     """``is_staff`` alone: no group, no permission."""
-    user = _make_user(django_user_model, "staff")
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    return user
+    return _make_user(django_user_model, "staff", is_staff=True)
 
 
 # MD5 first: PBKDF2 costs seconds per user on a loaded machine; it stays to check stored hashes.
@@ -99,8 +80,14 @@ FAST_HASHERS = [
 @pytest.fixture(autouse=True)
 def _test_settings(settings, request):
     """Fast hashing; bot turns and analysis run only where a test calls them; no heartbeat
-    frame among those a test reads; a fresh in-memory cache (no rate-limit count leaks)."""
+    frame among those a test reads; a fresh in-memory cache (no rate-limit count leaks), empty
+    process caches (core.caches) and channel layers of its own (channels_redis keeps state per
+    event loop); no language left active for the next test."""
+    from channels.layers import channel_layers
     from django.core.cache import cache
+    from django.utils import translation
+
+    from core import caches
 
     settings.PASSWORD_HASHERS = FAST_HASHERS
     settings.SKYJO_AUTOPLAY = False
@@ -113,47 +100,11 @@ def _test_settings(settings, request):
         }
     }
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _default_language():
-    """No test leaves another language active for the next one."""
-    from django.utils import translation
-
-    yield
-    translation.deactivate()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    """Every process-local cache (core.caches) starts empty."""
-    from core import caches
-
     caches.clear_all()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_channel_layer():
-    """Channel layers of its own: channels_redis keeps per-event-loop state, and each async
-    test runs on a new loop."""
-    from channels.layers import channel_layers
-
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
-
-
-def live_server_settings():
-    """In a forked test server: the bot runner with short pauses, no rate limits."""
-    from django.conf import settings
-
-    settings.RATELIMIT_ENABLE = False
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    settings.SKYJO_AUTOPLAY = True
-    settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
-    from web import runner
-
-    runner.start_when_server_runs()  # as skyjo_site.asgi does when first imported
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
@@ -174,58 +125,21 @@ def _allow_orm_in_browser_tests(request, monkeypatch):
     monkeypatch.setattr(publish, "_send", send_from_a_thread)
 
 
-# Redis ------------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _redis_answers(url: str) -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
-    except redis.exceptions.RedisError:
-        return False
-
-
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """A Redis URL: ``REDIS_URL`` when set, else a ``redis-server`` started for this run."""
-    url = os.environ.get("REDIS_URL")
-    if url:
-        if not _redis_answers(url):
+    import redis
+
+    from benchmarks import servers
+
+    if url := os.environ.get("REDIS_URL"):
+        try:
+            redis.Redis.from_url(url, socket_timeout=1).ping()
+        except redis.exceptions.RedisError:
             pytest.fail(f"REDIS_URL={url} is set but no Redis answers there.")
-        yield url
-        return
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.fail(
-            "This test needs Redis: set REDIS_URL, or install redis-server "
-            "(apt-get install redis-server) so the tests can start their own."
-        )
-    port = _free_port()
-    workdir = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        cwd=workdir,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        deadline = time.monotonic() + 10
-        while not _redis_answers(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"redis-server did not start on port {port}.")
-            time.sleep(0.05)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    url, _cpu, stop = servers.redis_server(url or "private", tmp_path_factory.mktemp("redis"))
+    yield url
+    stop()
 
 
 @pytest.fixture
@@ -251,23 +165,27 @@ def redis_everywhere(redis_channel_layer, settings):
     return redis_channel_layer
 
 
-# Daphne -----------------------------------------------------------------------------------
-
-
 def _get_application():
     from skyjo_site.asgi import application
 
     return application
 
 
-def _use_test_database():
+def live_server_settings():
+    """In a forked test server: the test database, the bot runner with short pauses, no rate
+    limits."""
     from django.conf import settings
     from django.db import connections
 
+    from web import runner
+
     test_name = settings.DATABASES["default"]["TEST"]["NAME"]
-    settings.DATABASES["default"]["NAME"] = test_name
-    connections["default"].settings_dict["NAME"] = test_name
-    live_server_settings()
+    settings.DATABASES["default"]["NAME"] = connections["default"].settings_dict["NAME"] = test_name
+    settings.RATELIMIT_ENABLE = False
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    settings.SKYJO_AUTOPLAY = True
+    settings.SKYJO_BOT_DELAY = float(os.environ.get("SKYJO_TEST_BOT_DELAY", "0.05"))
+    runner.start_when_server_runs()  # as skyjo_site.asgi does when first imported
 
 
 @pytest.fixture(scope="session")
@@ -296,7 +214,7 @@ def _daphne_process(django_db_setup, django_db_blocker):
         if connection.vendor == "sqlite" and connection.is_in_memory_db():
             pytest.fail("daphne_server needs a file test database (DATABASES TEST NAME).")
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
-    process = DaphneProcess("127.0.0.1", _get_application, setup=_use_test_database)
+    process = DaphneProcess("127.0.0.1", _get_application, setup=live_server_settings)
     # No SQLite connection may cross the fork: parent and child would share its WAL and locks.
     connections.close_all()
     with django_db_blocker.unblock():  # the forked child inherits this state
@@ -315,19 +233,11 @@ def daphne_server(transactional_db, _daphne_process):
     return _daphne_process
 
 
-# Playwright -------------------------------------------------------------------------------
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Browser tests need Chromium at {CHROMIUM}: apt-get install chromium")
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "headless": True,
-        "args": CHROMIUM_ARGS,
-    }
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ["--disable-gpu"]}
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,5 @@
-"""Post-game analysis speed on one core: whole 4-player games, and one decision's evaluation.
-
-    taskset -c 0 .venv/bin/python benchmarks/analysis_speed.py [--games N]
-
-N seeded bot games to 100 points (easy, medium, medium, strong): the time of
-``analyse_record`` for all four seats per game (median, max), then of every turn decision alone
-(``evaluate`` and ``best``; p50, p99, max).
-"""
+"""Post-game analysis speed on one core: ``analyse_record`` of whole seeded 4-player bot games
+(easy, medium, medium, strong), then every turn decision alone (``evaluate`` and ``best``)."""
 
 import argparse
 import statistics
@@ -17,6 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.calibrate import play_game  # noqa: E402
 from analysis.core import analyse_record  # noqa: E402
+from benchmarks.relay_clients import percentile  # noqa: E402
 from games.bots.evaluation import best, evaluate  # noqa: E402
 from games.engine import REVEAL, iter_steps  # noqa: E402
 
@@ -46,12 +41,6 @@ def main() -> None:
             best(evaluate(view))
             times.append(time.perf_counter() - started)
             cpu_times.append(time.process_time() - cpu)
-    times.sort()
-    cpu_times.sort()
-
-    def pct(values: list[float], q: float) -> float:
-        return values[min(len(values) - 1, int(q * len(values)))] * 1000
-
     print(f"{args.games} games of 4 players to 100 points ({', '.join(SEATS)})")
     print(
         f"whole game, all 4 seats: {statistics.mean(decisions):.0f} decisions a game "
@@ -64,8 +53,9 @@ def main() -> None:
     print(f"one decision ({len(times)}):")
     for name, values in (("wall", times), ("CPU", cpu_times)):
         print(
-            f"  {name}: p50 {pct(values, 0.5):.2f} ms, p99 {pct(values, 0.99):.2f} ms, "
-            f"max {values[-1] * 1000:.2f} ms, mean {statistics.mean(values) * 1000:.2f} ms"
+            f"  {name}: p50 {percentile(values, 50) * 1000:.2f} ms, p99 "
+            f"{percentile(values, 99) * 1000:.2f} ms, max {max(values) * 1000:.2f} ms, "
+            f"mean {statistics.mean(values) * 1000:.2f} ms"
         )
 
 

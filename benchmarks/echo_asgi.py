@@ -1,9 +1,6 @@
-"""The bare echo: the floor of Daphne + Channels + the channel layer on this machine.
-
-A socket of ``/ws/echo/<game>/`` joins its game's group; every frame ``{"version": n, "size":
-s, ...}`` it sends is relayed to the whole group as ``s`` characters with ``"version": n + 1``.
-No authentication, database or game logic: what a move costs beyond this is the project's.
-"""
+"""The bare echo, the floor of Daphne + Channels + the layer: a socket of ``/ws/echo/<game>/``
+joins its group, and each frame ``{"version": n, "size": s}`` goes to the whole group as ``s``
+characters with version n + 1. No authentication, database or game logic."""
 
 import json
 import os

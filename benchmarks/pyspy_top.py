@@ -1,8 +1,5 @@
 """Summarise a py-spy ``--format raw`` profile (collapsed stacks): the functions with the most
-samples, inclusive (the function or anything it calls) and self (the function itself).
-
-    .venv/bin/python benchmarks/pyspy_top.py profile.txt [--top 25] [--under game_apply_action]
-"""
+samples, inclusive (the function or anything it calls) and self (the function itself)."""
 
 import argparse
 from collections import Counter

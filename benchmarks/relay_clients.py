@@ -1,19 +1,14 @@
-"""The benchmark's clients: four sockets per game, JSON or HTML (as the game page speaks), and
-the same sockets against the bare echo (benchmarks/echo_asgi.py).
-
-A table plays one move at a time: the acting seat picks a random legal step from what its own
-socket shows (the JSON view, or the HTML controls' ``data-legal``, as static/js/game.js does),
-sends it with the version, and the move counts once all four sockets hold the new version.
-"""
+"""The relay benchmark's clients: four sockets per game, JSON or HTML, or on the bare echo.
+A table plays one move at a time, a random legal step of the acting seat from what its own
+socket shows; the move counts once all four sockets hold the new version."""
 
 import asyncio
 import contextlib
 import html
 import json
-import random
 import re
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 PLAYERS = 4
 GAME_OVER, ROUND_OVER, REVEAL = "game_over", "round_over", "reveal"
@@ -26,10 +21,8 @@ _LEGAL = re.compile(r'data-legal="([^"]*)"')
 _CODE = re.compile(r'data-code="(\w+)"')
 
 
-@dataclass
-class Done:
-    """One applied change: when it was sent, how long until all 4 sockets held it, in which
-    round, and how many versions it added (4 for the readies between rounds)."""
+class Done(NamedTuple):
+    """An applied change: sent when, seconds until all 4 sockets held it, versions added."""
 
     sent: float
     latency: float | None
@@ -50,9 +43,10 @@ class Sock:
         self.gaps = self.received_chars = self.frames = 0
         self.states = 0  # state frames (any version), so that a resync sees its answer
 
-    async def open(self, origin: str) -> None:
+    async def open(self) -> None:
         from websockets.asyncio.client import connect
 
+        origin = "http://" + self.url.split("/")[2]
         self.ws = await connect(
             self.url,
             additional_headers=self.headers,
@@ -161,28 +155,23 @@ class Table:
 
     async def wait_for(self, target: int, deadline: float, errors_before: int) -> bool:
         while self.version < target:
-            if self.errors() > errors_before:
-                return False
-            if any(s.closed_with is not None or s.ws.close_code for s in self.socks):
-                return False
+            closed = any(s.closed_with is not None or s.ws.close_code for s in self.socks)
             remaining = deadline - time.perf_counter()
-            if remaining <= 0:
+            if closed or remaining <= 0 or self.errors() > errors_before:
                 return False
             self.changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                return False
         return True
 
-    async def play(self, end: float, interval: float, timeout: float, limits) -> None:
+    async def play(self, end: float, interval: float, args) -> None:
         await asyncio.sleep(self.rng.random() * interval)
         tick = time.perf_counter()
         backoff = BUSY_BACKOFF[0]
         while time.perf_counter() < end and not self.stuck and not self.over:
-            if limits.max_moves and sum(d.added for d in self.done) >= limits.max_moves:
+            if args.max_moves and sum(d.added for d in self.done) >= args.max_moves:
                 return
-            if limits.rounds and self.round > limits.rounds:
+            if args.rounds and self.round > args.rounds:
                 return
             socks, frames, added = self.pick()
             if not socks:
@@ -194,21 +183,22 @@ class Table:
             for sock, frame in zip(socks, frames, strict=True):
                 self.sent_chars += await sock.send(frame)
                 self.sent_frames += 1
-            if await self.wait_for(target, sent + timeout, errors_before):
+            if await self.wait_for(target, sent + args.timeout, errors_before):
                 latency = max(s.reached[target] for s in self.socks) - sent
                 self.record(sent, latency if added == 1 else None, added)
                 backoff = BUSY_BACKOFF[0]
-            elif self.refused_busy(errors_before):  # shed: back off, resync only if behind
+            elif "busy" in [e for s in self.socks for e in s.errors][errors_before:]:
                 self.busy += 1
                 await asyncio.sleep(backoff * (0.5 + self.rng.random()))
                 backoff = min(backoff * 2, BUSY_BACKOFF[1])
-                if len({s.version for s in self.socks}) > 1 and not await self.resync(timeout):
+                behind = len({s.version for s in self.socks}) > 1  # resync only if they differ
+                if behind and not await self.resync(args.timeout):
                     self.stuck = True
                 continue
             else:
                 if self.errors() == errors_before:  # no answer at all
                     self.lost += sum(1 for s in self.socks if s.version < target)
-                if not await self.resync(timeout):
+                if not await self.resync(args.timeout):
                     self.stuck = True
                     return
                 if self.version >= target:
@@ -221,18 +211,14 @@ class Table:
             else:
                 await asyncio.sleep(tick - now)
 
-    def refused_busy(self, errors_before: int) -> bool:
-        return "busy" in [e for s in self.socks for e in s.errors][errors_before:]
-
     def record(self, sent: float, latency: float | None, added: int) -> None:
         self.done.append(Done(sent, latency, self.round, added))
         if added == PLAYERS:
             self.round += 1
 
     async def resync(self, timeout: float) -> bool:
-        """After a missed version or an error: ask every socket for the state until each has
-        answered and all agree; a ``busy`` answer is asked again after a growing pause (and
-        counts as an answer: the server is alive). False if some socket never answers."""
+        """Ask every socket for the state until each has answered and all agree; ask again after
+        a growing pause on ``busy``. False if some socket never answers."""
         self.resynced += 1
         socks = [s for s in self.socks if s.closed_with is None]
         states = {s: s.states for s in socks}
@@ -329,18 +315,14 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def open_all(socks: list[Sock], origin_of, wave: int) -> float:
-    """Open every socket, ``wave`` handshakes at a time; returns the seconds it took."""
+async def open_all(socks: list[Sock]) -> float:
+    """Open every socket, 50 handshakes at a time; returns the seconds it took."""
     started = time.perf_counter()
-    gate = asyncio.Semaphore(wave)
+    gate = asyncio.Semaphore(50)
 
     async def one(sock):
         async with gate:
-            await sock.open(origin_of(sock))
+            await sock.open()
 
     await asyncio.gather(*(one(s) for s in socks))
     return time.perf_counter() - started
-
-
-def seeded(rng: random.Random) -> random.Random:
-    return random.Random(rng.random())

@@ -1,5 +1,6 @@
 """The processes a relay run starts or watches: private Redis and PostgreSQL, Daphne, and
-their CPU time read from /proc (so that a run on a shared machine counts only its own)."""
+their CPU time read from /proc (so that a run on a shared machine counts only its own).
+A server is ``(url, cpu, stop)``: ``cpu()`` its CPU seconds so far, ``stop()`` ends it."""
 
 import contextlib
 import os
@@ -10,10 +11,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CONNECT_TIMEOUT = 30  # docs/deployment.md: Daphne's --websocket_connect_timeout
 
 
 def free_port() -> int:
@@ -23,183 +24,49 @@ def free_port() -> int:
 
 
 def load_average() -> str:
-    """The 1, 5 and 15 minute load averages, as /proc/loadavg prints them."""
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def _stat(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
 def cpu_seconds(pid: int, *, reaped_children: bool = False) -> float:
     """User + system CPU of a process (all its threads); with ``reaped_children`` also that of
-    its children which ended and were waited for (PostgreSQL's per-connection backends)."""
+    its ended children (PostgreSQL's per-connection backends)."""
     try:
-        fields = _stat(pid)
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except FileNotFoundError:
         return 0.0
-    ticks = int(fields[11]) + int(fields[12])
-    if reaped_children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / CLOCK_TICKS
+    ticks = [int(f) for f in stat[11:15]]
+    return sum(ticks if reaped_children else ticks[:2]) / os.sysconf("SC_CLK_TCK")
 
 
 def children(pid: int) -> list[int]:
     found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(FileNotFoundError, ProcessLookupError, IndexError):
-                if int(_stat(int(entry.name))[1]) == pid:
-                    found.append(int(entry.name))
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in task.read_text().split()]
     return found
 
 
-def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) -> None:
-    deadline = time.monotonic() + 60
+def no_cpu() -> float:
+    """A server whose CPU this run cannot see (SQLite: it is inside the Daphne process)."""
+    return 0.0
+
+
+def start(command: list, log: Path, port: int, wait=60, **options) -> subprocess.Popen:
+    """``command`` started with its output in ``log``, once it listens on ``port`` (within
+    ``wait`` seconds)."""
+    process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT, **options)
+    deadline = time.monotonic() + wait
     while True:
         if process.poll() is not None:
-            raise SystemExit(f"{what} stopped at start: see {log}")
+            raise SystemExit(f"{command[:3]} stopped at start: see {log}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
+            return process
         except OSError:
             if time.monotonic() > deadline:
                 process.kill()
-                raise SystemExit(f"{what} did not listen within 60 s") from None
+                raise SystemExit(f"{command[:3]} did not listen within {wait} s") from None
             time.sleep(0.1)
-
-
-class PrivateRedis:
-    """A ``redis-server`` of this run only, on a free loopback port."""
-
-    def __init__(self, workdir: Path):
-        server = shutil.which("redis-server")
-        if server is None:
-            raise SystemExit("--redis private needs redis-server (apt-get install redis-server)")
-        self.port = free_port()
-        self.log = workdir / "redis.log"
-        self.process = subprocess.Popen(
-            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no", "--maxclients", "10000"],
-            cwd=workdir,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-        )
-        wait_for_port(self.port, self.process, "redis-server", self.log)
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def cpu(self) -> float:
-        return cpu_seconds(self.process.pid)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
-class SharedRedis:
-    """A Redis given by URL: its CPU from ``INFO cpu`` (the whole server, maybe shared)."""
-
-    def __init__(self, url: str):
-        self.url = url
-
-    def cpu(self) -> float:
-        import redis
-
-        info = redis.Redis.from_url(self.url).info("cpu")
-        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
-
-    def stop(self) -> None:
-        pass
-
-
-class PrivatePostgres:
-    """A throw-away PostgreSQL cluster (trust auth, loopback, a free port, a temp dir), as
-    scripts/_postgres.sh starts one; its CPU is the postmaster's and all its backends'."""
-
-    def __init__(self):
-        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name)
-        if not bins:
-            raise SystemExit("--postgres private needs PostgreSQL (apt-get install postgresql)")
-        self.bindir = bins[-1]
-        self.dir = Path(tempfile.mkdtemp(prefix="skyjo-relay-pg-"))
-        self.run = []
-        if os.getuid() == 0:  # initdb refuses to run as root
-            shutil.chown(self.dir, "postgres")
-            self.run = ["runuser", "-u", "postgres", "--"]
-        self.port = free_port()
-        quiet = {"stdout": subprocess.DEVNULL, "check": True}
-        subprocess.run(
-            [*self.run, self.bindir / "initdb", "-D", self.dir / "data", "-U", "postgres"]
-            + ["--auth=trust"],
-            **quiet,
-        )
-        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-        options += " -c max_connections=400"
-        subprocess.run(
-            [*self.run, self.bindir / "pg_ctl", "-D", self.dir / "data", "-l", self.dir / "log"]
-            + ["-w", "-o", options, "start"],
-            **quiet,
-        )
-        self.url = f"postgres://postgres@127.0.0.1:{self.port}/postgres"
-        self.pid = int((self.dir / "data" / "postmaster.pid").read_text().split()[0])
-
-    def cpu(self) -> float:
-        total = cpu_seconds(self.pid, reaped_children=True)
-        return total + sum(cpu_seconds(pid) for pid in children(self.pid))
-
-    def stop(self) -> None:
-        subprocess.run(
-            [*self.run, self.bindir / "pg_ctl", "-D", self.dir / "data", "-m", "fast", "-w"]
-            + ["stop"],
-            stdout=subprocess.DEVNULL,
-            check=False,
-        )
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-class NoCpu:
-    """A server whose CPU this run cannot see (SQLite: it is inside the Daphne process)."""
-
-    def cpu(self) -> float:
-        return 0.0
-
-
-def make_postgres_db(url: str, tag: str) -> tuple[str, str]:
-    """A fresh database on the server of ``url``; returns (its URL, its name)."""
-    import psycopg
-
-    name = f"skyjo_relay_{os.getpid()}_{tag}"
-    parts = urlsplit(url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}")), name
-
-
-def drop_postgres_db(url: str, name: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def start_daphne(
-    env: dict, workdir: Path, name: str, application: str, connect_timeout: int
-) -> tuple[subprocess.Popen, int]:
-    """One Daphne process on a free loopback port, with the handshake timeout that
-    docs/deployment.md recommends (Daphne's own default is 5 s)."""
-    port = free_port()
-    log = workdir / f"daphne-{name}.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        + ["--websocket_connect_timeout", str(connect_timeout), application],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    wait_for_port(port, process, "Daphne", log)
-    return process, port
 
 
 def stop_all(processes: list[subprocess.Popen]) -> None:
@@ -211,3 +78,89 @@ def stop_all(processes: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def redis_server(url: str, workdir: Path) -> tuple:
+    """``url``, or with "private" a ``redis-server`` of this run only on a free loopback port.
+    The CPU of a Redis given by URL is from ``INFO cpu`` (the whole server, maybe shared)."""
+    import redis
+
+    if url != "private":
+
+        def cpu() -> float:
+            info = redis.Redis.from_url(url).info("cpu")
+            return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+        return url, cpu, lambda: None
+    server = shutil.which("redis-server")
+    if server is None:
+        raise SystemExit("no redis-server: apt-get install redis-server, or give a Redis URL")
+    port = free_port()
+    process = start(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+        + ["--appendonly", "no", "--maxclients", "10000"],
+        workdir / "redis.log",
+        port,
+        cwd=workdir,
+    )
+    return (
+        f"redis://127.0.0.1:{port}/0",
+        lambda: cpu_seconds(process.pid),
+        lambda: stop_all([process]),
+    )
+
+
+def private_postgres() -> tuple:
+    """A throw-away PostgreSQL cluster (trust auth, loopback, a free port, a temp dir), as
+    scripts/_postgres.sh starts one; its CPU is the postmaster's and all its backends'."""
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name)
+    if not bins:
+        raise SystemExit("--postgres private needs PostgreSQL (apt-get install postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="skyjo-relay-pg-"))
+    run = []
+    if os.getuid() == 0:  # initdb refuses to run as root
+        shutil.chown(folder, "postgres")
+        run = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+    ctl = [*run, bins[-1] / "pg_ctl", "-D", folder / "data", "-w"]
+    initdb = [*run, bins[-1] / "initdb", "-D", folder / "data", "-U", "postgres", "--auth=trust"]
+    subprocess.run(initdb, stdout=subprocess.DEVNULL, check=True)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=400"
+    subprocess.run(
+        [*ctl, "-l", folder / "log", "-o", options, "start"], stdout=subprocess.DEVNULL, check=True
+    )
+    pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+
+    def cpu() -> float:
+        return cpu_seconds(pid, reaped_children=True) + sum(map(cpu_seconds, children(pid)))
+
+    def stop() -> None:
+        subprocess.run([*ctl, "-m", "fast", "stop"], stdout=subprocess.DEVNULL, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    return f"postgres://postgres@127.0.0.1:{port}/postgres", cpu, stop
+
+
+def postgres_database(url: str) -> tuple:
+    """A fresh database on the server of ``url``: its URL, and a function that drops it."""
+    import psycopg
+
+    name = f"skyjo_relay_{os.getpid()}"
+
+    def execute(sql: str) -> None:
+        admin = urlsplit(url)._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql)
+
+    execute(f'CREATE DATABASE "{name}"')
+    drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    return urlsplit(url)._replace(path=f"/{name}").geturl(), lambda: execute(drop)
+
+
+def start_daphne(env: dict, workdir: Path, name: str, application: str) -> tuple:
+    """One Daphne process on a free loopback port, with the handshake timeout that
+    docs/deployment.md recommends (Daphne's own default is 5 s); returns (process, port)."""
+    port = free_port()
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    command += ["--websocket_connect_timeout", str(CONNECT_TIMEOUT), application]
+    return start(command, workdir / f"daphne-{name}.log", port, cwd=ROOT, env=env), port

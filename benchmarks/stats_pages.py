@@ -1,17 +1,10 @@
-"""Answer times of the statistics pages on a seeded database (commands: docs/performance.md).
-
-    nice -n 10 .venv/bin/python benchmarks/stats_pages.py [--requests 200] [--cold] [--only TEXT]
-
-Uses the database as it is, through Django's test client: the busiest player's profile (as a
-visitor and logged in), a 300-game profile, the players page (1, 50, a search) and a finished
-game's page, each ``--requests`` times after 10 warm-up requests (so from the statistics cache;
-``--cold``: never from it). Prints p50, p95, max and the queries of one request.
-"""
+"""Answer times of the statistics pages on the database as it is (docs/performance.md): the
+busiest player's profile, a 300-game profile, the players page and a finished game's page
+through Django's test client, from the statistics cache (``--cold``: never from it)."""
 
 import argparse
 import itertools
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,14 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_site.settings")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
-    parser.add_argument(
-        "--only", default="", help="time only the pages whose label contains this text"
-    )
-    parser.add_argument(
-        "--cold",
-        action="store_true",
-        help="every request as the first after a change: the statistics cache never answers",
-    )
+    parser.add_argument("--only", default="", help="only the pages whose label has this text")
+    parser.add_argument("--cold", action="store_true", help="never from the statistics cache")
     args = parser.parse_args()
 
     import django
@@ -42,6 +29,7 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from benchmarks.relay_clients import percentile
     from stats import profile_cache
     from stats.models import GameResult
 
@@ -50,34 +38,24 @@ def main() -> None:
         fresh = itertools.count()
         profile_cache.fingerprint = lambda: f"cold-{os.getpid()}-{next(fresh)}"
 
-    busiest = (
+    counts = (
         GameResult.objects.filter(user__isnull=False)
-        .values("user_id")
+        .values("user_id", "user__username")
         .annotate(n=Count("id"))
-        .order_by("-n")
-        .first()
     )
+    busiest = counts.order_by("-n").first()
+    regular = counts.filter(n__gte=300).order_by("n").first()
     User = get_user_model()
     player = User.objects.get(pk=busiest["user_id"])
     other = User.objects.exclude(pk=player.pk).order_by("pk").first()
     game = GameResult.objects.filter(user=player).order_by("-finished_at").first()
-    regular = (
-        GameResult.objects.filter(user__isnull=False)
-        .values("user_id", "user__username")
-        .annotate(n=Count("id"))
-        .filter(n__gte=300)
-        .order_by("n")
-        .first()
-    )
     print(
         f"{GameResult.objects.values('game_id').distinct().count()} finished games, "
         f"{User.objects.count()} users; busiest: {player.username} with {busiest['n']} games"
     )
 
-    visitor = Client(HTTP_HOST="127.0.0.1")
-    member = Client(HTTP_HOST="127.0.0.1")
+    visitor, member, own = (Client(HTTP_HOST="127.0.0.1") for _ in range(3))
     member.force_login(other)
-    own = Client(HTTP_HOST="127.0.0.1")
     own.force_login(player)
     pages = [
         ("profile of the busiest, visitor", visitor, f"/u/{player.username}/"),
@@ -101,12 +79,8 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
         with CaptureQueriesContext(connection) as queries:
             client.get(url)
-        times.sort()
-        p95 = times[int(len(times) * 0.95) - 1]
-        print(
-            f"{label:36} {statistics.median(times):7.1f} {p95:7.1f} {times[-1]:7.1f} "
-            f"{len(queries):7d}"
-        )
+        p50, p95 = percentile(times, 50), percentile(times, 95)
+        print(f"{label:36} {p50:7.1f} {p95:7.1f} {max(times):7.1f} {len(queries):7d}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,7 @@
 #!/usr/bin/env python3
 """Black-box check of the whole site, as players see it: only HTTP and the JSON game socket.
-
-Starts ``./scripts/run`` on a free port with a fresh database (or talks to ``--url``); three
-clients play public-lobby games with rematches and two more play "Play against bots", with
-random legal moves. Exits non-zero on any ``server_error`` frame or traceback in the log.
-
-    .venv/bin/python scripts/blackbox.py [--games 2 --end-score 60]
-    .venv/bin/python scripts/blackbox.py --url http://127.0.0.1:8000 --log server.log
-"""
+Starts ``scripts/run`` with a fresh database (or uses ``--url``); three clients play a public
+table with rematches, two more play bots. Fails on a ``server_error`` frame or a traceback."""
 
 import argparse
 import asyncio
@@ -19,7 +13,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,57 +26,48 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks import servers  # noqa: E402
+from benchmarks.relay_clients import percentile  # noqa: E402
+
 PASSWORD = "black-box-horse-42"
 
 
 class Browser:
-    """One player's HTTP session: cookies, CSRF token, form posts; redirects not followed."""
+    """One player's HTTP session: cookies, CSRF token, form posts (redirects followed)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
-        )
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
-    def get(self, path: str) -> tuple[int, str, str]:
-        return self._open(urllib.request.Request(self.base + path))
-
-    def post(self, path: str, fields: dict) -> tuple[int, str, str]:
+    def post(self, path: str, fields: dict) -> tuple[str, str]:
+        """The URL the post ends on, after its redirects, and that page."""
         if not self.cookie("csrftoken"):
-            self.get(path if path.startswith("/accounts/") else "/")
+            self.opener.open(self.base + "/accounts/register/", timeout=60).close()
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")})
-        request = urllib.request.Request(
-            self.base + path, data=data.encode(), headers={"Referer": self.base + path}
-        )
-        return self._open(request)
+        headers = {"Referer": self.base + path}
+        request = urllib.request.Request(self.base + path, data=data.encode(), headers=headers)
+        try:
+            with self.opener.open(request, timeout=60) as r:
+                return r.url, r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.url, exc.read().decode(errors="replace")
 
     def cookie(self, name: str) -> str | None:
         return next((c.value for c in self.jar if c.name == name), None)
 
-    def _open(self, request) -> tuple[int, str, str]:
-        try:
-            with self.opener.open(request, timeout=60) as r:
-                return r.status, r.headers.get("Location", ""), r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.headers.get("Location", ""), exc.read().decode(errors="replace")
 
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _id_after(location: str, prefix: str) -> int:
-    match = re.search(rf"{prefix}(\d+)/", location)
+def _id_after(url: str, prefix: str) -> int:
+    match = re.search(rf"{prefix}(\d+)/", url)
     if not match:
-        raise RuntimeError(f"expected a redirect to {prefix}<id>/, got {location!r}")
+        raise RuntimeError(f"expected a redirect to {prefix}<id>/, got {url!r}")
     return int(match.group(1))
 
 
 def register(base: str, name: str) -> Browser:
     browser = Browser(base)
-    status, location, body = browser.post(
+    url, body = browser.post(
         "/accounts/register/",
         {
             "username": name,
@@ -92,8 +76,8 @@ def register(base: str, name: str) -> Browser:
             "password2": PASSWORD,
         },
     )
-    if status != 302:
-        raise RuntimeError(f"registering {name}: HTTP {status}: {body[:300]}")
+    if url.endswith("/accounts/register/"):
+        raise RuntimeError(f"registering {name} failed: {body[:300]}")
     return browser
 
 
@@ -207,44 +191,20 @@ class Player:
         await ws.send(json.dumps(message))
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(log_path: Path, bot_delay: float) -> tuple[subprocess.Popen, str, Path]:
     """``scripts/run`` on a free port with a fresh ``db.sqlite3``: it serves the tree it is in,
     so it runs from a temporary copy of this tree (sharing its .venv)."""
-    port = _free_port()
+    port = servers.free_port()
     workdir = Path(tempfile.mkdtemp(prefix="skyjo-blackbox-"))
     tree = workdir / "site"
     skip = (".venv", ".git", "*.sqlite3*", "staticfiles", "test-artifacts", "__pycache__")
     shutil.copytree(ROOT, tree, symlinks=True, ignore=shutil.ignore_patterns(*skip))
     os.symlink(ROOT / ".venv", tree / ".venv")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env["SKYJO_ADDR"] = f"127.0.0.1:{port}"
-    env["SKYJO_BOT_DELAY"] = str(bot_delay)
-    log = open(log_path, "w")  # noqa: SIM115 (kept open for the server's lifetime)
-    process = subprocess.Popen(
-        [str(tree / "scripts" / "run")],
-        cwd=tree,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"scripts/run stopped; see {log_path}")
-        try:
-            urllib.request.urlopen(base + "/", timeout=2)
-            return process, base, workdir
-        except OSError:
-            time.sleep(0.5)
-    raise RuntimeError(f"scripts/run did not answer within 180 s; see {log_path}")
+    env.update(SKYJO_ADDR=f"127.0.0.1:{port}", SKYJO_BOT_DELAY=str(bot_delay))
+    command = [str(tree / "scripts" / "run")]
+    process = servers.start(command, log_path, port, 180, cwd=tree, env=env, start_new_session=True)
+    return process, f"http://127.0.0.1:{port}", workdir
 
 
 def stop_server(process: subprocess.Popen) -> None:
@@ -264,7 +224,7 @@ async def run(
     names = [f"bb{tag}{i}" for i in range(5)]
     browsers = [await asyncio.to_thread(register, base, name) for name in names]
     host, *guests = browsers[:3]
-    status, location, body = host.post(
+    location, _ = host.post(
         "/lobbies/",
         {
             "name": "Black box",
@@ -278,14 +238,9 @@ async def run(
     lobby_id = _id_after(location, "/lobbies/")
     for guest in guests:
         guest.post(f"/lobbies/{lobby_id}/join/", {})
-    status, location, body = host.post(f"/lobbies/{lobby_id}/start/", {})
-    game_id = _id_after(location, "/games/")
-    bot_games = []
-    for browser in browsers[3:]:
-        status, location, body = browser.post(
-            "/play/bots/", {"bots": 3, "level": "medium", "end_score": end_score}
-        )
-        bot_games.append(_id_after(location, "/games/"))
+    game_id = _id_after(host.post(f"/lobbies/{lobby_id}/start/", {})[0], "/games/")
+    against_bots = {"bots": 3, "level": "medium", "end_score": end_score}
+    bot_games = [_id_after(b.post("/play/bots/", against_bots)[0], "/games/") for b in browsers[3:]]
 
     table, beside = Stats(), Stats()
     stop = asyncio.Event()
@@ -293,11 +248,10 @@ async def run(
     bots = [Player(names[3 + i], browsers[3 + i], beside, random.Random(i)) for i in range(2)]
     start = time.monotonic()
     beside_tasks = [
-        asyncio.create_task(p.play(g, games=100, stop=stop))
-        for p, g in zip(bots, bot_games, strict=True)
+        asyncio.create_task(p.play(g, 100, stop)) for p, g in zip(bots, bot_games, strict=True)
     ]
-    table_tasks = [asyncio.create_task(p.play(game_id, games=games, stop=stop)) for p in players]
-    done, pending = await asyncio.wait(table_tasks, timeout=timeout)
+    table_tasks = [asyncio.create_task(p.play(game_id, games, stop)) for p in players]
+    _, pending = await asyncio.wait(table_tasks, timeout=timeout)
     elapsed = time.monotonic() - start
     if pending:
         print(f"TIMEOUT: the table did not finish its games within {timeout} s", file=sys.stderr)
@@ -313,9 +267,7 @@ async def run(
 
 def _report(label: str, stats: Stats) -> None:
     moves = sum(n for k, n in stats.sent.items() if k not in ("sync", "rematch", "ready"))
-    lat = sorted(stats.latencies)
-    median = lat[len(lat) // 2] * 1000 if lat else 0.0
-    p95 = lat[int(len(lat) * 0.95)] * 1000 if lat else 0.0
+    median, p95 = (percentile(stats.latencies or [0], p) * 1000 for p in (50, 95))
     print(
         f"{label}: {moves} moves sent ({dict(stats.sent)}), {stats.frames} frames, "
         f"{stats.games_finished} games seen to the end (per player), "
