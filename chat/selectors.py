@@ -29,9 +29,8 @@ def muted_ids(user) -> set[int]:
 def messages_for(
     *, user, game_id=None, lobby_id=None, channel=Message.Channel.PLAYERS, muted=None
 ) -> list[Message]:
-    """The last ``SHOWN`` messages of one channel of a game or lobby, oldest first, without
-    hidden ones and those of players ``user`` muted. Who may read the channel is the caller's
-    check (chat.templatetags, web.sockets.chat)."""
+    """The last ``SHOWN`` messages of one channel of a game or lobby, oldest first, but hidden
+    ones and those ``user`` muted. Who may read it is the caller's check."""
     if muted is None:
         muted = muted_ids(user)
     where = {"game_id": game_id} if game_id is not None else {"lobby_id": lobby_id}

@@ -1,7 +1,5 @@
-"""Every write of the chat: keyword-only, one transaction each, published after the commit
-(every open page drops a hidden message, ``#chat-msg-<id>``). A refused post raises a
-``chat.errors.ChatError``. The audit log is the caller's (moderation.services).
-"""
+"""Every write of the chat, one transaction each, published after the commit. A refused post
+raises a ``chat.errors.ChatError``; the audit log is the caller's (moderation.services)."""
 
 from __future__ import annotations
 
@@ -42,7 +40,7 @@ def chat_post(
     lobby_id: int | None = None,
     invite_code: str | None = None,
 ) -> Message:
-    """Post ``text`` (or the quick message ``quick``) in a game or a lobby: see the module."""
+    """Post ``text`` (or the quick message ``quick``) in a game or a lobby."""
     if quick:
         if quick not in QUICK:
             raise ChatEmpty()
@@ -97,23 +95,17 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
 
 
 def _removed_from(lobby) -> list[int]:
-    """Who the host removed from ``lobby`` if it is private (they may no longer read it): each
-    message carries them, and their sockets close on it (web.sockets.chat), should they have
-    missed the lobby's own message of their removal. One query per post, none per reader."""
+    """Who the host removed from ``lobby`` if it is private: their sockets close on the message
+    (web.sockets.chat), should they have missed their removal."""
     if lobby is None or lobby.is_public:
         return []
     return list(lobby.removed_users.values_list("pk", flat=True))
 
 
-def chat_rate() -> tuple[int, int]:
-    """``(messages, seconds)``: at most that many messages per user in that many seconds."""
-    return settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD
-
-
 def _check_rate(author, now) -> None:
     if not settings.RATELIMIT_ENABLE:
         return
-    count, seconds = chat_rate()
+    count, seconds = settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD
     recent = Message.objects.filter(
         author=author, created_at__gt=now - timedelta(seconds=seconds)
     ).count()
@@ -178,8 +170,7 @@ def silence_lift(*, user, by) -> int:
 
 
 def mute_set(*, muter, muted, on: bool) -> None:
-    """``muter`` mutes (``on``) or unmutes ``muted``: their messages vanish, or come back, on
-    every open page of ``muter`` at once and on every later load."""
+    """``muter`` mutes (``on``) or unmutes ``muted`` on every page of theirs, open or later."""
     if muter.pk == muted.pk:
         return
     with transaction.atomic():

@@ -1,5 +1,4 @@
-"""Reads of the moderation pages: the queue of open reports with their context, a player's
-file and a game's file. Moderators see hidden messages too (marked)."""
+"""Reads of the moderation pages: the queue, a player's file, a game's file."""
 
 from dataclasses import dataclass, field
 
