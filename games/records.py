@@ -1,22 +1,16 @@
-"""The game record (skyjo-record/1) of a stored game, assembled from its rows.
-
-Nothing on the path of a move writes or reads the record: each row is written once when its
-part happens (games.models). This puts them back together, in the engine's own shape
-(``engine.to_record`` of the same game played in one process gives the same dict).
-"""
+"""The game record (skyjo-record/1) of a stored game, assembled from its rows when asked (never
+on a move), the same dict as ``engine.to_record`` of the game."""
 
 from core.caches import BoundedCache
 from games import engine
 from games.models import Game, Move, Round
 
-# (game, status) -> the record of a game that is over. A long game's record is about a megabyte
-# of objects: a few dozen in a process.
+# (game, status) -> the record of a game that is over (a long one is about a megabyte).
 _finished = BoundedCache(32)
 
 
 def finished_record(game: Game) -> dict:
-    """The record of a game that is over, assembled once per process (it never changes):
-    replays and downloads ask for it at every step. Shared: never to be changed."""
+    """The record of a game that is over, assembled once per process; shared: never change it."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise ValueError(f"game {game.pk} is not over: its record still grows")
     key = (game.pk, game.status)
@@ -55,8 +49,7 @@ def game_record(game: Game) -> dict:
 
 
 def _add_step(rnd: dict, seat: int, action: dict) -> None:
-    """One Move row's step into its round: a reveal, a draw or a take starts an entry, a swap
-    or flip after a draw completes it (the record's turn objects)."""
+    """One Move row's step into its round: a take starts a turn entry, a swap or flip ends it."""
     if "reveal" in action:
         rnd["reveals"][seat].append(action["reveal"])
     elif "take" in action:

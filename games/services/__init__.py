@@ -1,5 +1,5 @@
-"""Every write of the games app, in rooms: lobbies, play, presence, schedule, stop; locks holds
-the one lock order and announce what is told after the commit. Callers use this facade."""
+"""Every write of the games app, in rooms (lobbies, play, presence, schedule, stop): callers
+use this facade."""
 
 from games.services.announce import game as announce_game
 from games.services.announce import lobby as announce_lobby
@@ -33,36 +33,3 @@ from games.services.schedule import (
     restore,
 )
 from games.services.stop import LobbyClosure, game_stop, lobby_close
-
-__all__ = [
-    "MAX_END_SCORE",
-    "MAX_GRACE",
-    "MAX_NAME",
-    "LobbyClosure",
-    "MoveResult",
-    "abort_game",
-    "announce_game",
-    "announce_lobby",
-    "bot_game_create",
-    "game_abandon",
-    "game_apply_action",
-    "game_lock_due",
-    "game_player_back",
-    "game_player_reconnected",
-    "game_player_seen",
-    "game_rematch",
-    "game_reschedule",
-    "game_seat_timed_out",
-    "game_set_ready",
-    "game_stop",
-    "lobby_add_bot",
-    "lobby_close",
-    "lobby_create",
-    "lobby_join",
-    "lobby_leave",
-    "lobby_remove_bot",
-    "lobby_remove_player",
-    "lobby_start",
-    "next_look",
-    "restore",
-]
