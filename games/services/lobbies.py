@@ -215,13 +215,7 @@ def lobby_start(*, lobby_id: int, user) -> Game:
 
 def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     """A new game in ``lobby`` (locked) for ``players``: (user or ``None``, bot level)."""
-    names, counts = [], {}
-    for user, level in players:  # bots as "Medium bot 1", "Medium bot 2", numbered per level
-        if user is not None:
-            names.append(user.username)
-        else:
-            counts[level] = counts.get(level, 0) + 1
-            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    names = seat_names(players)
     seed = secrets.randbits(62)
     state = engine.Game(names, engine.Rules(**lobby.rules_json), seed=seed)
     game = Game.objects.create(
@@ -235,6 +229,19 @@ def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     schedule(game, state, presence.seats_of(game), restart=True)
     game.save(update_fields=["bot_due_at", "turn_started_at"])
     return game
+
+
+def seat_names(players: list[tuple[object, str]]) -> list[str]:
+    """The names of ``players`` (user or ``None``, bot level): bots as "Medium bot 1", "Medium
+    bot 2", numbered per level."""
+    names, counts = [], {}
+    for user, level in players:
+        if user is not None:
+            names.append(user.username)
+        else:
+            counts[level] = counts.get(level, 0) + 1
+            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    return names
 
 
 def check_tables(user, *, lock: bool = False) -> None:
