@@ -1,12 +1,7 @@
 """Every write of the games app, in rooms (lobbies, play, presence, schedule, stop): callers
 use this facade."""
 
-from games.services.announce import game as announce_game
-from games.services.announce import lobby as announce_lobby
 from games.services.lobbies import (
-    MAX_END_SCORE,
-    MAX_GRACE,
-    MAX_NAME,
     bot_game_create,
     lobby_add_bot,
     lobby_create,
@@ -24,12 +19,6 @@ from games.services.play import (
     game_rematch,
     game_set_ready,
 )
-from games.services.presence import game_player_back, game_player_reconnected, game_player_seen
-from games.services.schedule import (
-    game_lock_due,
-    game_reschedule,
-    game_seat_timed_out,
-    next_look,
-    restore,
-)
+from games.services.presence import game_player_reconnected, game_player_seen
+from games.services.schedule import game_lock_due, game_reschedule, game_seat_timed_out, restore
 from games.services.stop import LobbyClosure, game_stop, lobby_close

@@ -1,8 +1,5 @@
-"""Play: moves, getting ready, rematch, ending a game against bots, aborting.
-
-A move takes no lock: one conditional write (``... WHERE version = v``) with its Move row decides
-it, on the state held in ``_HELD``; a lost write is judged again on the saved state.
-"""
+"""Play: moves, getting ready, rematch, ending, aborting. A move takes no lock: one conditional
+write (``... WHERE version = v``) with its Move row decides it; a lost one is judged anew."""
 
 import copy
 from dataclasses import dataclass
