@@ -24,7 +24,7 @@ from chat.errors import (
 from chat.models import MAX_LENGTH, Message, Mute, Silence
 from chat.quick import QUICK, QUICK_ENGLISH
 from chat.selectors import active_silence
-from core.errors import NotFound
+from core.errors import NotFound, found
 from core.text import has_nothing_to_see, one_line
 from core.when import when
 from games.models import Game, GamePlayer
@@ -82,9 +82,7 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
     if (game_id is None) == (lobby_id is None):
         raise ChatNotAllowed()
     if game_id is not None:
-        game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound()
+        game = found(Game.objects.select_related("lobby").filter(pk=game_id).first())
         if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
             return Message.Channel.PLAYERS, {"game": game}
         if not may_watch(game.lobby, author, invite):

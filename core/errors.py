@@ -47,6 +47,13 @@ class NotFound(ServiceError):
     default_message = _("There is no such lobby or game.")
 
 
+def found(row, message=None):
+    """``row``, or :class:`NotFound` (with ``message``) if it is ``None``."""
+    if row is None:
+        raise NotFound(message)
+    return row
+
+
 class LobbyFull(ServiceError):
     code = "lobby_full"
     default_message = _("This lobby is full: every seat is taken.")

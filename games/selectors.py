@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.access import sees_private_games
-from core.errors import NotFound
+from core.errors import NotFound, found
 from games import clock, engine, presence
 from games.models import Game, GamePlayer, Lobby, Move, Seat
 
@@ -72,15 +72,11 @@ def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lo
 
 def lobby_with_seats(lobby_id: int) -> Lobby:
     """The lobby with its host, game and seated users (``NotFound`` if none)."""
-    lobby = (
-        Lobby.objects.select_related("host", "game")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .filter(pk=lobby_id)
-        .first()
+    lobbies = Lobby.objects.select_related("host", "game")
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return found(
+        lobbies.prefetch_related(seats).filter(pk=lobby_id).first(), "There is no such lobby."
     )
-    if lobby is None:
-        raise NotFound("There is no such lobby.")
-    return lobby
 
 
 def lobby_removed_ids(lobby: Lobby) -> frozenset[int]:
@@ -143,9 +139,9 @@ def _watched(
 ) -> tuple[Game, presence.Seats, int | None]:
     """The game with its lobby, its seats and ``user``'s seat, if ``user`` may see it (a
     player, or :func:`may_watch`), else ``NotFound``."""
-    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("There is no such game.")
+    game = found(
+        Game.objects.select_related("lobby").filter(pk=game_id).first(), "There is no such game."
+    )
     seats = presence.seats_of(game)
     seat = seats.seat_of(user.pk if user.is_authenticated else None)
     if seat is None and not may_watch(game.lobby, user, invite_code):

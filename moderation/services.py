@@ -14,7 +14,7 @@ from accounts.models import User
 from chat import services as chat_services
 from chat.models import Message
 from core.access import may_sanction, perm
-from core.errors import BadRequest, NotFound
+from core.errors import BadRequest, NotFound, found
 from games import selectors
 from games import services as games_services
 from games.models import Game, GamePlayer
@@ -42,8 +42,7 @@ def report_create(
     report.text = report.text[:MAX_TEXT]
     if kind == Report.Kind.PLAYER:
         player = User.objects.filter(pk=target_id, is_active=True).first()
-        if player is None:
-            raise NotFound(_("There is no such player."))
+        found(player, _("There is no such player."))
         if player.pk == reporter.pk:
             raise BadRequest(_("You cannot report yourself."))
         report.player = player
@@ -83,13 +82,8 @@ def report_create(
 
 def readable_message(reporter, message_id: int) -> Message:
     """The chat message ``reporter`` may read (as docs/chat.md says), else ``NotFound``."""
-    message = (
-        Message.objects.select_related("author")
-        .filter(pk=message_id, hidden_at__isnull=True)
-        .first()
-    )
-    if message is None:
-        raise NotFound(_("There is no such message."))
+    shown = Message.objects.select_related("author").filter(hidden_at__isnull=True)
+    message = found(shown.filter(pk=message_id).first(), _("There is no such message."))
     if message.lobby_id is not None:
         selectors.lobby_for_user(lobby_id=message.lobby_id, user=reporter)
         return message
@@ -129,8 +123,7 @@ def message_hide(
     _require(moderator, "hide_message")
     with transaction.atomic():
         message = Message.objects.select_for_update(no_key=True).filter(pk=message_id).first()
-        if message is None:
-            raise NotFound(_("There is no such message."))
+        found(message, _("There is no such message."))
         if message.is_hidden:  # a report filed meanwhile is answered now
             _answer_reports_of(message, moderator)
             _handled(_lock_report(report_id), moderator)
@@ -285,9 +278,7 @@ def _require(moderator, codename: str) -> None:
 
 def _sanctioned(moderator, user_id: int, yourself=None) -> User:
     """The player a sanction is about; ``yourself``: the error when it is the moderator."""
-    player = User.objects.filter(pk=user_id).first()
-    if player is None:
-        raise NotFound(_("There is no such player."))
+    player = found(User.objects.filter(pk=user_id).first(), _("There is no such player."))
     if yourself is not None and player.pk == moderator.pk:
         raise BadRequest(yourself)
     if not may_sanction(moderator, player):
@@ -308,9 +299,7 @@ def _lock_report(report_id: int | None) -> Report | None:
     if report_id is None:
         return None
     report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
-    if report is None:
-        raise NotFound(_("There is no such report."))
-    return report
+    return found(report, _("There is no such report."))
 
 
 def _handled(report: Report | None, moderator, status=Report.Status.ACTIONED) -> None:

@@ -5,7 +5,7 @@ locked one may still be inserted. Call inside a transaction."""
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import NotFound
+from core.errors import found
 from games.models import Game, Lobby
 
 
@@ -14,23 +14,17 @@ def _locked(model, **options):
 
 
 def lobby(lobby_id: int) -> Lobby:
-    found = _locked(Lobby).filter(pk=lobby_id).first()
-    if found is None:
-        raise NotFound(_("There is no such lobby."))
-    return found
+    return found(_locked(Lobby).filter(pk=lobby_id).first(), _("There is no such lobby."))
 
 
 def game(game_id: int) -> Game:
-    found = _locked(Game).select_related("lobby").filter(pk=game_id).first()
-    if found is None:
-        raise NotFound(_("There is no such game."))
-    return found
+    game = _locked(Game).select_related("lobby").filter(pk=game_id).first()
+    return found(game, _("There is no such game."))
 
 
 def lobby_and_game(game_id: int) -> tuple[Lobby | None, Game]:
     """Game ``game_id`` and its lobby (``None`` if gone), the lobby locked first."""
-    found = _locked(Lobby).filter(games=game_id).first()
-    return found, game(game_id)
+    return _locked(Lobby).filter(games=game_id).first(), game(game_id)
 
 
 def due_game(game_id: int, now) -> Game | None:

@@ -16,11 +16,11 @@ from core.errors import (
     IllegalMove,
     LobbyClosed,
     NotAPlayer,
-    NotFound,
     NotYoursToEnd,
     ServiceError,
     StaleVersion,
     WrongPhase,
+    found,
 )
 from games import clock, engine, movelog, presence, selectors, signals
 from games.bots import AWAY_LEVEL
@@ -297,9 +297,7 @@ def _held(game_id: int, *, fresh: bool) -> tuple[Game, engine.Game]:
     held = None if fresh else _HELD.get(game_id)
     if held is None:
         game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(_("There is no such game."))
-        held = _Held(game, restore(game))
+        held = _Held(found(game, _("There is no such game.")), restore(game))
     return copy.copy(held.game), held.state.copy()
 
 
