@@ -52,14 +52,11 @@ def ban_in_force(user) -> bool:
 
 def ban_message(user) -> str:
     """What a banned player reads: the moderator's reason, and when a ban for a time ends."""
-    reason = user.ban_reason or _("no reason given")
-    if user.banned_until is None:
-        return _("This account is banned: %(reason)s") % {"reason": reason}
-    until = when(user.banned_until)
-    return _("This account is banned until %(until)s: %(reason)s") % {
-        "until": until,
-        "reason": reason,
-    }
+    until = user.banned_until and when(user.banned_until)
+    values = {"reason": user.ban_reason or _("no reason given"), "until": until}
+    if until is None:
+        return _("This account is banned: %(reason)s") % values
+    return _("This account is banned until %(until)s: %(reason)s") % values
 
 
 def user_set_language(*, user_id: int, language: str) -> None:

@@ -121,15 +121,10 @@ def _check_rate(author, now) -> None:
 
 
 def silenced_message(silence: Silence) -> str:
+    values = {"reason": silence.reason, "until": silence.until and when(silence.until)}
     if silence.until is None:
-        return _("A moderator has silenced you in the chat for good: %(reason)s") % {
-            "reason": silence.reason
-        }
-    until = when(silence.until)
-    return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % {
-        "until": until,
-        "reason": silence.reason,
-    }
+        return _("A moderator has silenced you in the chat for good: %(reason)s") % values
+    return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % values
 
 
 def message_hide(*, message_id: int, by) -> Message:

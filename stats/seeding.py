@@ -273,30 +273,17 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
     )
     best = min(game.totals)
     for seat, user in enumerate(seats):
-        writer.add(
-            GamePlayer,
-            game_id=game_id,
-            seat=seat,
-            user_id=user.pk if user else None,
-            bot_level="" if user else level,
-            name=names[seat],
-            total=game.totals[seat],
-            won=game.totals[seat] == best,
-        )
+        result = {"total": game.totals[seat], "won": game.totals[seat] == best}
+        user_id = user.pk if user else None
+        row = {"game_id": game_id, "seat": seat, "user_id": user_id}
+        writer.add(GamePlayer, **row, **result, bot_level="" if user else level, name=names[seat])
         common = dict(
-            game_id=game_id,
-            seat=seat,
-            user_id=user.pk if user else None,
-            is_bot=user is None,
-            player_count=n,
-            with_bots=with_bots,
-            is_public=public,
+            **row, is_bot=user is None, player_count=n, with_bots=with_bots, is_public=public
         )
         writer.add(
             GameResult,
             **common,
-            total=game.totals[seat],
-            won=game.totals[seat] == best,
+            **result,
             place=1 + sum(t < game.totals[seat] for t in game.totals),
             rounds=len(game.rounds),
             finished_at=finished_at,
@@ -317,15 +304,12 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
                 scored_at=when + timedelta(minutes=2 * number),
             )
     for number, rnd in enumerate(game.rounds, start=1):
+        row = {name: rnd[name] for name in ("deck", "starter", "ender", "raw", "scores")}
         writer.add(
             Round,
+            **row,
             game_id=game_id,
             number=number,
-            deck=rnd["deck"],
-            starter=rnd["starter"],
-            ender=rnd["ender"],
-            raw=rnd["raw"],
-            scores=rnd["scores"],
             dealt_at=when + timedelta(minutes=2 * number - 2),
             scored_at=when + timedelta(minutes=2 * number),
         )
