@@ -6,7 +6,7 @@ import asyncio
 import logging
 import uuid
 from collections import deque
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
@@ -95,12 +95,10 @@ def _send(group: str, message: dict) -> None:
         log.info("not published to %s: the server is shutting down", group)
 
 
+@dataclass(slots=True)
 class _Outbox:
-    __slots__ = ("queue", "task")
-
-    def __init__(self) -> None:
-        self.queue: deque = deque()
-        self.task: asyncio.Task | None = None
+    queue: deque = field(default_factory=deque)
+    task: asyncio.Task | None = None
 
 
 _outboxes: "WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox]" = WeakKeyDictionary()

@@ -1,6 +1,7 @@
 """Reads for the profile and players pages, aggregated by the database in a fixed number of
 queries. A private game counts only for a ``viewer`` who played in it or a moderator."""
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -129,33 +130,24 @@ def player_profile(user, *, viewer=None) -> Profile:
         )
         .order_by()
     )
-    sums = {kind: {"score": 0, "recent": 0, "recent_score": 0, "columns": 0} for kind in sides}
-    buckets: dict[tuple[bool, int], int] = {}
-    for row in scores:
-        kind, score, n = row["with_bots"], row["score"], row["n"]
-        side, total = sides[kind], sums[kind]
-        side.rounds += n
-        side.ended += row["ended"]
-        side.doubled += row["doubled"]
-        total["score"] += score * n
-        total["recent"] += row["recent"]
-        total["recent_score"] += score * row["recent"]
-        total["columns"] += row["columns"]
-        key = (kind, score // BUCKET * BUCKET)
-        buckets[key] = buckets.get(key, 0) + n
+    rows = list(scores)
     for kind, side in sides.items():
-        total = sums[kind]
-        if side.rounds:
-            side.mean_round = total["score"] / side.rounds
-            side.columns = total["columns"] / side.rounds
-        if total["recent"]:
-            side.recent_mean_round = total["recent_score"] / total["recent"]
-        starts = [start for k, start in buckets if k == kind]
-        if starts:
-            side.distribution = [
-                (start, buckets.get((kind, start), 0))
-                for start in range(min(starts), max(starts) + BUCKET, BUCKET)
-            ]
+        mine = [row for row in rows if row["with_bots"] == kind]
+        if not mine:
+            continue
+        side.rounds = sum(row["n"] for row in mine)
+        side.ended = sum(row["ended"] for row in mine)
+        side.doubled = sum(row["doubled"] for row in mine)
+        side.mean_round = sum(row["score"] * row["n"] for row in mine) / side.rounds
+        side.columns = sum(row["columns"] for row in mine) / side.rounds
+        recent = sum(row["recent"] for row in mine)
+        if recent:
+            side.recent_mean_round = sum(row["score"] * row["recent"] for row in mine) / recent
+        buckets = Counter()
+        for row in mine:
+            buckets[row["score"] // BUCKET * BUCKET] += row["n"]
+        starts = range(min(buckets), max(buckets) + BUCKET, BUCKET)
+        side.distribution = [(start, buckets[start]) for start in starts]
 
     # A resigned game's total is that of the rounds played before it stopped: no game's.
     for (kind, end), row in _extremes(
