@@ -139,15 +139,6 @@ def message_hide(*, message_id: int, by) -> Message:
     return message
 
 
-def message_unhide(*, message_id: int) -> Message:
-    with transaction.atomic():
-        message = Message.objects.select_for_update(no_key=True).get(pk=message_id)
-        message.hidden_at = None
-        message.hidden_by = None
-        message.save(update_fields=["hidden_at", "hidden_by"])
-    return message
-
-
 def user_silence(*, user, until, reason: str, by) -> Silence:
     """Silence ``user`` in every chat until ``until`` (``None``: for good), for ``reason``."""
     with transaction.atomic():

@@ -70,7 +70,8 @@ def _play_one(game_id: int, now) -> int:
         game, state = due
         seats = presence.seats_of(game)
         players, grace = seats.by_seat(), seats.grace
-        out_of_time = clock.has_run_out(game, seats.players, now)
+        ends = clock.deadline(game, seats.players)
+        out_of_time = ends is not None and ends <= now
 
         def level_of(seat: int) -> str | None:
             player = players[seat]

@@ -38,11 +38,6 @@ def deadline(game, players) -> datetime | None:
     return game.turn_started_at + timedelta(seconds=seconds)
 
 
-def has_run_out(game, players, now: datetime) -> bool:
-    ends = deadline(game, players)
-    return ends is not None and ends <= now
-
-
 def finishes_turn(state: engine.Game, seat: int, step: engine.Action) -> bool:
     """Whether ``step`` ends what the clock waited on ``seat`` for (applied to ``state``)."""
     before = turn_of(state)

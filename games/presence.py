@@ -39,10 +39,6 @@ def is_away(player, *, grace: int, since: datetime, now: datetime) -> bool:
     return not is_bot(player) and away_at(player, grace=grace, since=since) <= now
 
 
-def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[int]:
-    return [p.seat for p in players if is_away(p, grace=grace, since=since, now=now)]
-
-
 @dataclass(frozen=True, slots=True)
 class Seats:
     """A game's GamePlayer rows by seat order, and its lobby's disconnect grace in seconds."""
@@ -88,4 +84,7 @@ def game_away_seats(game, now: datetime | None = None, seats: Seats | None = Non
         return []
     seats = seats or seats_of(game)
     now = now or timezone.now()
-    return away_seats(seats.players, grace=seats.grace, since=game.created_at, now=now)
+    away = [
+        p for p in seats.players if is_away(p, grace=seats.grace, since=game.created_at, now=now)
+    ]
+    return [p.seat for p in away]

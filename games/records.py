@@ -26,7 +26,7 @@ def game_record(game: Game) -> dict:
     snapshot = game.snapshot
     n = len(snapshot["players"])
     rounds = {
-        number: {"deck": deck, "reveals": [[] for _ in range(n)], "reshuffles": [], "actions": []}
+        number: {"deck": deck, "reveals": [[] for _ in range(n)], "actions": [], "reshuffles": []}
         for number, deck in Round.objects.filter(game=game)
         .order_by("number")
         .values_list("number", "deck")
@@ -44,7 +44,10 @@ def game_record(game: Game) -> dict:
         "format": engine.FORMAT,
         "players": list(snapshot["players"]),
         "rules": dict(snapshot["rules"]),
-        "rounds": [_round_json(rounds[number]) for number in sorted(rounds)],
+        "rounds": [  # no "reshuffles" in a round without any
+            {key: value for key, value in rounds[number].items() if value or key != "reshuffles"}
+            for number in sorted(rounds)
+        ],
     }
 
 
@@ -56,10 +59,3 @@ def _add_step(rnd: dict, seat: int, action: dict) -> None:
         rnd["actions"].append(dict(action))
     else:
         rnd["actions"][-1].update(action)
-
-
-def _round_json(rnd: dict) -> dict:
-    data = {"deck": rnd["deck"], "reveals": rnd["reveals"], "actions": rnd["actions"]}
-    if rnd["reshuffles"]:
-        data["reshuffles"] = rnd["reshuffles"]
-    return data

@@ -72,8 +72,10 @@ def report_create(
         return first, False
     try:
         with transaction.atomic():
-            if kind == Report.Kind.MESSAGE:
-                _lock_shown_message(report.message_id)
+            if kind == Report.Kind.MESSAGE:  # locked as message_hide does: Message, then Report
+                rows = Message.objects.select_for_update(no_key=True)
+                shown = rows.filter(pk=report.message_id, hidden_at__isnull=True)
+                found(shown.values_list("pk", flat=True).first(), _("There is no such message."))
             report.save()
     except IntegrityError:  # the same report, sent twice at once
         return mine.get(), False
@@ -141,15 +143,6 @@ def message_hide(
         )
         _answer_reports_of(message, moderator)
     return True
-
-
-def _lock_shown_message(message_id: int) -> None:
-    """Lock the reported message (Message, then Report), ``NotFound`` if hidden since."""
-    shown = Message.objects.select_for_update(no_key=True).filter(
-        pk=message_id, hidden_at__isnull=True
-    )
-    if shown.values_list("pk", flat=True).first() is None:
-        raise NotFound(_("There is no such message."))
 
 
 def _answer_reports_of(message, moderator) -> None:

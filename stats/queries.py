@@ -310,19 +310,6 @@ def _history(user, viewer):
     return entries.select_related("game__lobby").order_by("-game_id")
 
 
-def ranked_players(*, period: str = "all", min_games: int = 1):
-    """Rated, active, unbanned users in rating order (a cautious estimate, as shown)."""
-    players = get_user_model().objects.filter(
-        is_active=True, is_banned=False, rated_games__gte=max(1, min_games)
-    )
-    if period == "30d":
-        since = timezone.now() - timedelta(days=30)
-        players = players.filter(
-            Exists(RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since))
-        )
-    return players.annotate(score=F("rating_mu") - 3 * F("rating_sigma"))
-
-
 def leaderboard(
     *,
     period: str = "all",
@@ -331,9 +318,15 @@ def leaderboard(
     page: object = 1,
     viewer=None,
 ):
-    """A page of the leaderboard, each user with ``rank`` (ties share one), the page with the
-    ``viewer``'s ``my_rank`` (None: not on it): two queries."""
-    players = ranked_players(period=period, min_games=min_games)
+    """A page of the rated, active, unbanned users by rating, each with ``rank`` (ties share
+    one), the page with the ``viewer``'s ``my_rank`` (None: not on it): two queries."""
+    users = get_user_model().objects.filter(is_active=True, is_banned=False)
+    players = users.filter(rated_games__gte=max(1, min_games))
+    if period == "30d":
+        since = timezone.now() - timedelta(days=30)
+        changes = RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since)
+        players = players.filter(Exists(changes))
+    players = players.annotate(score=F("rating_mu") - 3 * F("rating_sigma"))  # as shown
     sums = {"count": Count("pk", filter=Q(username__icontains=search) if search else None)}
     if viewer is not None and viewer.is_authenticated:
         mine = players.filter(pk=viewer.pk).values_list("score", flat=True)

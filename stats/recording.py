@@ -5,7 +5,6 @@ game counts once it finishes or its only human resigns it; each write gives the 
 import secrets
 from collections.abc import Iterable
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import shown_rating
@@ -105,12 +104,3 @@ def ratings_changed(*, game_id: int, changes: list[tuple[object, float, float]])
         for user, mu, sigma in changes
     )
     figures_changed(user.pk for user, _, _ in changes)
-
-
-def game_voided(*, game_id: int) -> None:
-    """Take a finished game out of the statistics (its rows stay, uncounted; ratings too)."""
-    with transaction.atomic():
-        RoundResult.objects.filter(game_id=game_id).update(counted=False)
-        players = GameResult.objects.filter(game_id=game_id).values_list("user_id", flat=True)
-        figures_changed(list(players))
-        GameResult.objects.filter(game_id=game_id).delete()
