@@ -70,7 +70,9 @@ def chat_post(
             raise ChatSilenced(silenced_message(silence))
         channel, where = _where(author, game_id=game_id, lobby_id=lobby_id, invite=invite_code)
         _check_rate(author, now)
-        removed = _removed_from(where.get("lobby"))
+        lobby, removed = where.get("lobby"), []
+        if lobby is not None and not lobby.is_public:  # their sockets close on the message
+            removed = list(lobby.removed_users.values_list("pk", flat=True))
         message = Message.objects.create(
             author=author, channel=channel, text=text, quick=quick, created_at=now, **where
         )
@@ -90,14 +92,6 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
         return Message.Channel.SPECTATORS, {"game": game}
     lobby = lobby_for_user(lobby_id=lobby_id, user=author, invite_code=invite)
     return Message.Channel.PLAYERS, {"lobby": lobby}
-
-
-def _removed_from(lobby) -> list[int]:
-    """Who the host removed from ``lobby`` if it is private: their sockets close on the message
-    (web.sockets.chat), should they have missed their removal."""
-    if lobby is None or lobby.is_public:
-        return []
-    return list(lobby.removed_users.values_list("pk", flat=True))
 
 
 def _check_rate(author, now) -> None:

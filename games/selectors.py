@@ -3,7 +3,7 @@
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -56,9 +56,7 @@ def my_lobbies(user):
     if not user.is_authenticated:
         return Lobby.objects.none()
     return (
-        Lobby.objects.filter(
-            Q(seats__user=user), status__in=[Lobby.Status.OPEN, Lobby.Status.PLAYING]
-        )
+        Lobby.objects.filter(seats__user=user, status__in=[Lobby.Status.OPEN, Lobby.Status.PLAYING])
         .select_related("game")
         .distinct()
         .order_by("-created_at")[:20]

@@ -86,19 +86,9 @@ def recent_messages(user_id: int, *, limit: int = RECENT) -> list[Message]:
     )
 
 
-@dataclass
-class PlayerFile:
-    player: object
-    silence: object
-    messages: list[Message]
-    games: list[GamePlayer]
-    reports: list[Report]
-    sanctions: list[AuditEntry]
-    may_sanction: bool  # the viewer may ban or silence the player, and lift either
-
-
-def player_file(player, *, viewer) -> PlayerFile:
-    return PlayerFile(
+def player_file(player, *, viewer) -> dict:
+    """What the player's page shows; ``may_sanction``: the viewer may ban or silence them."""
+    return dict(
         player=player,
         may_sanction=may_sanction(viewer, player),
         silence=active_silence(player.pk),
@@ -113,17 +103,9 @@ def player_file(player, *, viewer) -> PlayerFile:
     )
 
 
-@dataclass
-class GameFile:
-    game: Game
-    players: list[GamePlayer]
-    messages: list[Message]
-    reports: list[Report]
-    actions: list[AuditEntry]
-
-
-def game_file(game: Game) -> GameFile:
-    return GameFile(
+def game_file(game: Game) -> dict:
+    """What the game's page shows."""
+    return dict(
         game=game,
         players=list(game.players.select_related("user").order_by("seat")),
         messages=list(
