@@ -95,12 +95,12 @@ def figures(player, viewer, compute, render) -> tuple[Profile, SafeString]:
 
 def _cached(name: str | None, make):
     """The value kept under ``name``, or ``make()`` kept there (not without a name)."""
-    found = _DOWN if name is None else _read(cache.get, name)
+    found = _DOWN if name is None else _try("read", cache.get, name)
     if found is not None and found is not _DOWN:
         return found
     value = make()
     if found is not _DOWN:
-        _write(cache.set, name, value, TIMEOUT)
+        _try("write", cache.set, name, value, TIMEOUT)
     return value
 
 
@@ -108,19 +108,13 @@ DONE = ("finished", "aborted")
 _DOWN = object()  # no cache to use: none for this player, or it is down
 
 
-def _read(method, *args):
+def _try(what: str, method, *args):
+    """``method(*args)``, or ``_DOWN`` if the cache fails: the page is computed without it."""
     try:
         return method(*args)
-    except Exception:  # a cache that is down is skipped: the page is computed without it
-        logger.warning("stats cache: read failed", exc_info=True)
-        return _DOWN
-
-
-def _write(method, *args) -> None:
-    try:
-        method(*args)
     except Exception:
-        logger.warning("stats cache: write failed", exc_info=True)
+        logger.warning("stats cache: %s failed", what, exc_info=True)
+        return _DOWN
 
 
 def history_rows(entries: list, render) -> list[SafeString]:
@@ -135,7 +129,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
         for entry in entries
         if entry.game.status in DONE
     }
-    found = _read(cache.get_many, list(names.values())) if names else {}
+    found = _try("read", cache.get_many, list(names.values())) if names else {}
     if found is _DOWN:
         found, names = {}, {}
     missing = [entry for entry in entries if names.get(entry.pk) not in found]
@@ -144,7 +138,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
     made = {entry.pk: str(render({"entry": entry})) for entry in missing}
     kept = {names[pk]: html for pk, html in made.items() if pk in names}
     if kept:
-        _write(cache.set_many, kept, TIMEOUT)
+        _try("write", cache.set_many, kept, TIMEOUT)
     return [
         mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
         for entry in entries

@@ -13,6 +13,7 @@ from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -165,15 +166,9 @@ def _next_id(model) -> int:
 
 
 def _reset_sequences(models) -> None:
-    if connection.vendor != "postgresql":
-        return
     with connection.cursor() as cursor:
-        for model in models:
-            table = model._meta.db_table
-            cursor.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"(SELECT COALESCE(MAX(id), 1) FROM {table}))"
-            )
+        for sql in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(sql)
 
 
 def seed_games(
