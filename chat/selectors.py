@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from chat.models import Message, Mute, Silence
@@ -16,8 +16,7 @@ def active_silence(user_id: int, now=None) -> Silence | None:
     silences = Silence.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
         Q(until__isnull=True) | Q(until__gt=now)
     )
-    forever = silences.filter(until__isnull=True).first()
-    return forever or silences.order_by("-until").first()
+    return silences.order_by(F("until").desc(nulls_first=True)).first()
 
 
 def muted_ids(user) -> set[int]:
