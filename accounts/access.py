@@ -1,8 +1,5 @@
-"""A user's open websockets end when their access ends: a ban, a log-out, a password change,
-the account deleted. Every socket joins its user's group (``user_group``) on every server
-process; ``close_user_sockets`` asks all of them to close, ``close_session_sockets`` only those
-opened with one session. Both send after the commit.
-"""
+"""A user's open websockets close, after the commit, when their access ends (a ban, a log-out,
+a password change, a deletion): every socket joins its user's group (``user_group``)."""
 
 import hashlib
 import logging

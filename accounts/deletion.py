@@ -1,10 +1,5 @@
-"""A player deletes their own account (the settings page's "Delete my account").
-
-The account, its rating, statistics, chat messages, mutes and reports go; the games it played
-stay under the name it played with (``GamePlayer.name``), which stays taken while a game shows
-it. Its seat in a running game passes to the medium bot, its open lobbies as if it had left
-(``games.receivers``), and its open sockets close. Staff accounts are deleted in the admin.
-"""
+"""A player deletes their own account: its rating, statistics, chat and reports go; its games
+stay under the name it played with, its seats pass to bots (games.receivers)."""
 
 from django.db import transaction
 

@@ -61,8 +61,7 @@ class User(AbstractUser):
         return self.rated_games < self.PROVISIONAL_GAMES
 
     def save(self, *args, **kwargs):
-        # A new password ends every session of this player (Django checks the password's
-        # hash on each request): their open sockets close too (web.sockets.access).
+        # A new password ends every session of this player: their sockets close too.
         password_changed = self._password is not None and not self._state.adding
         super().save(*args, **kwargs)
         if password_changed:
@@ -71,8 +70,7 @@ class User(AbstractUser):
     BAN_FIELDS = ("is_banned", "ban_reason", "banned_at", "banned_until")
 
     def ban(self, reason: str = "", until=None) -> None:
-        """Ban this player until ``until`` (``None``: for good); they are logged out on their
-        next request, and their open sockets close at once."""
+        """Ban this player until ``until`` (``None``: for good); their sockets close."""
         self.is_banned = True
         self.ban_reason = reason
         self.banned_at = timezone.now()

@@ -1,9 +1,5 @@
-"""The one rule for player names, and how a name is shown everywhere.
-
-A new name holds 3 to 24 letters (of one script, Unicode TR39 "highly restrictive", so that a
-Cyrillic "а" cannot pass for a Latin "a"), digits, ``_`` and ``-``. Older names (up to 150
-characters) keep working: shown cut to ``NAME_MAX`` characters with the full name in ``title``.
-"""
+"""The rule for new player names (3 to 24 letters of one script, digits, ``_``, ``-``), and how
+any name is shown: cut to ``NAME_MAX`` characters, the full name in ``title``."""
 
 import re
 

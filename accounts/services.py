@@ -1,7 +1,5 @@
-"""Bans: ban, unban, and the lifting of a ban for a time once it is up (moderation.services calls
-these with its audit entry). Each locks the user's row, saves only the ban columns and returns
-whether anything changed; ``User.ban`` closes the user's open sockets.
-"""
+"""Bans, languages and ratings of users. Each ban write locks the user's row and returns
+whether anything changed."""
 
 from django.conf import settings
 from django.db import transaction
@@ -14,8 +12,7 @@ MAX_REASON = User._meta.get_field("ban_reason").max_length
 
 
 def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> bool:
-    """Ban a player with a ``reason`` they will see, until ``until`` (``None``: for good).
-    A moderator cannot ban themself."""
+    """Ban a player with a ``reason``, until ``until`` (``None``: for good); not oneself."""
     if moderator is not None and moderator.pk == user_id:
         return False
     reason = (reason or "").strip()[:MAX_REASON]
@@ -40,8 +37,7 @@ def user_unban(*, user_id: int) -> bool:
 
 
 def ban_in_force(user) -> bool:
-    """Whether ``user`` is banned now; a ban for a time whose time is up is lifted here (on
-    the player's next request or log-in), and ``user`` is updated to match."""
+    """Whether ``user`` is banned now; a ban whose time is up is lifted here."""
     if not user.is_banned:
         return False
     if not user.ban_has_ended:
@@ -56,29 +52,23 @@ def ban_in_force(user) -> bool:
 
 def ban_message(user) -> str:
     """What a banned player reads: the moderator's reason, and when a ban for a time ends."""
-    reason = user.ban_reason or _("no reason given")
-    if user.banned_until is None:
-        return _("This account is banned: %(reason)s") % {"reason": reason}
-    until = when(user.banned_until)
-    return _("This account is banned until %(until)s: %(reason)s") % {
-        "until": until,
-        "reason": reason,
-    }
+    until = user.banned_until and when(user.banned_until)
+    values = {"reason": user.ban_reason or _("no reason given"), "until": until}
+    if until is None:
+        return _("This account is banned: %(reason)s") % values
+    return _("This account is banned until %(until)s: %(reason)s") % values
 
 
 def user_set_language(*, user_id: int, language: str) -> None:
-    """Remember ``language`` (a code of settings.LANGUAGES, or "" for the browser's) as the
-    player's own: one UPDATE of that column alone."""
+    """Remember ``language`` (of settings.LANGUAGES, "": the browser's) as the player's."""
     if language and language not in dict(settings.LANGUAGES):
         raise ValueError(f"unknown language {language!r}")
     User.objects.filter(pk=user_id).update(language=language)
 
 
 def user_ratings_update(*, user_ids, rate) -> list[tuple[object, float, float]]:
-    """Lock the users ``user_ids`` (in id order, FOR NO KEY UPDATE: rows that refer to them may
-    still be inserted), give ``rate(users)`` their rows and write the ``(mu, sigma)`` it returns
-    for each, one more rated game. Returns (user with the new rating, mu before, sigma before)
-    per user. Call inside a transaction."""
+    """Lock the users ``user_ids`` in id order and write the ``(mu, sigma)`` that
+    ``rate(users)`` returns for each; returns (user, mu before, sigma before) per user."""
     users = list(User.objects.select_for_update(no_key=True).filter(pk__in=user_ids).order_by("pk"))
     changes = []
     for user, (mu, sigma) in zip(users, rate(users), strict=True):

@@ -1,9 +1,5 @@
-"""Chat: the messages of each lobby and game, players' mutes, moderators' silences.
-
-Writes go through chat.services (posting, hiding, muting, silencing); these classes hold no
-workflow. A message belongs to exactly one lobby or one game; in a game it is in the players'
-or the spectators' channel (a lobby has the players' channel only).
-"""
+"""Chat messages (of one lobby, or of a game's players' or spectators' channel), players'
+mutes and moderators' silences; written by chat.services only."""
 
 from django.conf import settings
 from django.db import models
@@ -66,11 +62,6 @@ class Message(models.Model):
     def __str__(self) -> str:
         where = f"game {self.game_id}" if self.game_id else f"lobby {self.lobby_id}"
         return f"#{self.pk} by {self.author_id} in {where} ({self.channel})"
-
-    @property
-    def anchor(self) -> str:
-        """The HTML id of this message on every page (``chat-msg-<id>``)."""
-        return f"chat-msg-{self.pk}"
 
     @property
     def is_hidden(self) -> bool:

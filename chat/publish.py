@@ -1,11 +1,5 @@
-"""Telling open pages about the chat, after the commit (called by chat.services).
-
-Chat messages travel in the group of their game or lobby (games.publish) as ``chat.message``
-and ``chat.hidden``; a change of a reader's own settings (mutes, chat off) goes to that user's
-sockets (accounts.access.user_group) as ``chat.prefs``. Nothing here is rendered: each socket
-renders for its own reader (language, mutes, channel) in web.sockets.chat. A game move never
-passes through here.
-"""
+"""Chat events for open pages, sent after the commit: messages in their game's or lobby's
+group, a reader's own settings to their sockets; each socket renders for its reader."""
 
 from accounts.access import user_group
 from games import publish as game_publish
@@ -17,8 +11,9 @@ def _group(message) -> str:
     return game_publish.lobby_group(message.lobby_id)
 
 
-def message_event(message) -> dict:
-    return {
+def message_posted(message, *, removed: list[int] | None = None) -> None:
+    """``removed``: the users a private lobby's host removed; their sockets close on it."""
+    event = {
         "type": "chat.message",
         "id": message.pk,
         "channel": message.channel,
@@ -28,14 +23,8 @@ def message_event(message) -> dict:
         "quick": message.quick,
         "at": message.created_at.isoformat(),
     }
-
-
-def message_posted(message, *, removed: list[int] | None = None) -> None:
-    """``removed``: the users a private lobby's host removed; their sockets close on it."""
-    event = message_event(message)
     if removed:
         event["removed"] = list(removed)
-    # The layer's one way out (non-blocking on a consumer's database thread).
     game_publish._send(_group(message), event)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from chat.models import Message, Mute, Silence
@@ -16,8 +16,7 @@ def active_silence(user_id: int, now=None) -> Silence | None:
     silences = Silence.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
         Q(until__isnull=True) | Q(until__gt=now)
     )
-    forever = silences.filter(until__isnull=True).first()
-    return forever or silences.order_by("-until").first()
+    return silences.order_by(F("until").desc(nulls_first=True)).first()
 
 
 def muted_ids(user) -> set[int]:
@@ -29,9 +28,8 @@ def muted_ids(user) -> set[int]:
 def messages_for(
     *, user, game_id=None, lobby_id=None, channel=Message.Channel.PLAYERS, muted=None
 ) -> list[Message]:
-    """The last ``SHOWN`` messages of one channel of a game or lobby, oldest first, without
-    hidden ones and those of players ``user`` muted. Who may read the channel is the caller's
-    check (chat.templatetags, web.sockets.chat)."""
+    """The last ``SHOWN`` messages of one channel of a game or lobby, oldest first, but hidden
+    ones and those ``user`` muted. Who may read it is the caller's check."""
     if muted is None:
         muted = muted_ids(user)
     where = {"game_id": game_id} if game_id is not None else {"lobby_id": lobby_id}

@@ -1,7 +1,5 @@
-"""Every write of the chat: keyword-only, one transaction each, published after the commit
-(every open page drops a hidden message, ``#chat-msg-<id>``). A refused post raises a
-``chat.errors.ChatError``. The audit log is the caller's (moderation.services).
-"""
+"""Every write of the chat, one transaction each, published after the commit. A refused post
+raises a ``chat.errors.ChatError``; the audit log is the caller's (moderation.services)."""
 
 from __future__ import annotations
 
@@ -26,7 +24,7 @@ from chat.errors import (
 from chat.models import MAX_LENGTH, Message, Mute, Silence
 from chat.quick import QUICK, QUICK_ENGLISH
 from chat.selectors import active_silence
-from core.errors import NotFound
+from core.errors import NotFound, found
 from core.text import has_nothing_to_see, one_line
 from core.when import when
 from games.models import Game, GamePlayer
@@ -42,7 +40,7 @@ def chat_post(
     lobby_id: int | None = None,
     invite_code: str | None = None,
 ) -> Message:
-    """Post ``text`` (or the quick message ``quick``) in a game or a lobby: see the module."""
+    """Post ``text`` (or the quick message ``quick``) in a game or a lobby."""
     if quick:
         if quick not in QUICK:
             raise ChatEmpty()
@@ -72,7 +70,9 @@ def chat_post(
             raise ChatSilenced(silenced_message(silence))
         channel, where = _where(author, game_id=game_id, lobby_id=lobby_id, invite=invite_code)
         _check_rate(author, now)
-        removed = _removed_from(where.get("lobby"))
+        lobby, removed = where.get("lobby"), []
+        if lobby is not None and not lobby.is_public:  # their sockets close on the message
+            removed = list(lobby.removed_users.values_list("pk", flat=True))
         message = Message.objects.create(
             author=author, channel=channel, text=text, quick=quick, created_at=now, **where
         )
@@ -84,9 +84,7 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
     if (game_id is None) == (lobby_id is None):
         raise ChatNotAllowed()
     if game_id is not None:
-        game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound()
+        game = found(Game.objects.select_related("lobby").filter(pk=game_id).first())
         if GamePlayer.objects.filter(game=game, user_id=author.pk).exists():
             return Message.Channel.PLAYERS, {"game": game}
         if not may_watch(game.lobby, author, invite):
@@ -96,24 +94,10 @@ def _where(author, *, game_id, lobby_id, invite) -> tuple[str, dict]:
     return Message.Channel.PLAYERS, {"lobby": lobby}
 
 
-def _removed_from(lobby) -> list[int]:
-    """Who the host removed from ``lobby`` if it is private (they may no longer read it): each
-    message carries them, and their sockets close on it (web.sockets.chat), should they have
-    missed the lobby's own message of their removal. One query per post, none per reader."""
-    if lobby is None or lobby.is_public:
-        return []
-    return list(lobby.removed_users.values_list("pk", flat=True))
-
-
-def chat_rate() -> tuple[int, int]:
-    """``(messages, seconds)``: at most that many messages per user in that many seconds."""
-    return settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD
-
-
 def _check_rate(author, now) -> None:
     if not settings.RATELIMIT_ENABLE:
         return
-    count, seconds = chat_rate()
+    count, seconds = settings.SKYJO_CHAT_RATE, settings.SKYJO_CHAT_PERIOD
     recent = Message.objects.filter(
         author=author, created_at__gt=now - timedelta(seconds=seconds)
     ).count()
@@ -131,15 +115,10 @@ def _check_rate(author, now) -> None:
 
 
 def silenced_message(silence: Silence) -> str:
+    values = {"reason": silence.reason, "until": silence.until and when(silence.until)}
     if silence.until is None:
-        return _("A moderator has silenced you in the chat for good: %(reason)s") % {
-            "reason": silence.reason
-        }
-    until = when(silence.until)
-    return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % {
-        "until": until,
-        "reason": silence.reason,
-    }
+        return _("A moderator has silenced you in the chat for good: %(reason)s") % values
+    return _("A moderator has silenced you in the chat until %(until)s: %(reason)s") % values
 
 
 def message_hide(*, message_id: int, by) -> Message:
@@ -151,15 +130,6 @@ def message_hide(*, message_id: int, by) -> Message:
             message.hidden_by = by
             message.save(update_fields=["hidden_at", "hidden_by"])
         transaction.on_commit(lambda: publish.message_hidden(message))
-    return message
-
-
-def message_unhide(*, message_id: int) -> Message:
-    with transaction.atomic():
-        message = Message.objects.select_for_update(no_key=True).get(pk=message_id)
-        message.hidden_at = None
-        message.hidden_by = None
-        message.save(update_fields=["hidden_at", "hidden_by"])
     return message
 
 
@@ -178,8 +148,7 @@ def silence_lift(*, user, by) -> int:
 
 
 def mute_set(*, muter, muted, on: bool) -> None:
-    """``muter`` mutes (``on``) or unmutes ``muted``: their messages vanish, or come back, on
-    every open page of ``muter`` at once and on every later load."""
+    """``muter`` mutes (``on``) or unmutes ``muted`` on every page of theirs, open or later."""
     if muter.pk == muted.pk:
         return
     with transaction.atomic():

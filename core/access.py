@@ -1,15 +1,10 @@
-"""The ``Moderators`` group and exactly its permissions.
-
-A moderator is a player in this group with ``is_staff`` (the admin shows them reports and the
-audit log, read-only), never a superuser; every action is a service of moderation.services,
-which checks the permission itself. ``manage.py moderators`` re-syncs the group.
-"""
+"""The ``Moderators`` group and exactly its permissions; each moderation service checks its own
+(docs/moderation.md)."""
 
 from django.db.models import Q
 
 GROUP_NAME = "Moderators"
 
-# (app label, codename): what a moderator may do, each checked by its service and view.
 PERMISSIONS = (
     ("moderation", "view_report"),  # the moderation queue, a player's or a game's file
     ("moderation", "view_auditentry"),  # the audit log
@@ -23,7 +18,6 @@ PERMISSIONS = (
 
 
 def perm(codename: str) -> str:
-    """The ``user.has_perm`` name of one of ``PERMISSIONS``."""
     return f"moderation.{codename}"
 
 
@@ -60,18 +54,14 @@ def is_moderator(user) -> bool:
 
 def is_moderator_or_superuser(user) -> bool:
     """Whether ``user`` is a superuser or a moderator (in the group, or holding the queue's
-    permission): only a superuser may ban or silence them, or lift their ban or silence. One
-    query, none for a superuser: ``user.has_perm`` reads the permissions in two, and misses the
-    group of an inactive account."""
+    permission, as :func:`_moderator`): one query, none for a superuser."""
     if user.is_superuser:
         return True
     return type(user).objects.filter(pk=user.pk).filter(_moderator()).exists()
 
 
 def _moderator():
-    """In the group, or holding the queue's permission itself or through any group. The
-    permission counts only for an active account, as ``has_perm`` has it (Django grants an
-    inactive one none); the group counts all the same."""
+    """In the group (even inactive), or active and holding the queue's permission."""
     app, codename = "moderation", "view_report"
     holds = Q(user_permissions__content_type__app_label=app, user_permissions__codename=codename)
     group_holds = Q(
@@ -81,15 +71,12 @@ def _moderator():
 
 
 def may_sanction(moderator, player) -> bool:
-    """Whether ``moderator`` may ban or silence ``player`` (or lift it): a superuser anyone, a
-    moderator only players who are neither superusers nor moderators."""
+    """Whether ``moderator`` may sanction ``player``: a superuser anyone, a moderator only
+    players who are neither."""
     return moderator.is_superuser or not is_moderator_or_superuser(player)
 
 
 def sees_private_games(user) -> bool:
-    """Whether ``user`` may see every private game and every figure of a profile, as if they
-    had played in each game: the superuser and moderators (``moderation.view_report``), never
-    ``is_staff`` alone. Django keeps the permissions on the user object: the first call costs
-    two queries (the page's menu asks the same), later ones none. Imports no app's module, so
-    that any app may call it."""
+    """Whether ``user`` may see every private game and figure: a superuser or a moderator,
+    never ``is_staff`` alone."""
     return is_moderator(user)

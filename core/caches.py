@@ -10,8 +10,7 @@ _registry_lock = threading.Lock()
 
 
 class BoundedCache:
-    """Values by key, the oldest dropped past ``size``; safe to share between threads.
-    Registered under ``name`` (the creating module and a number when none is given)."""
+    """Values by key, the oldest dropped past ``size``; thread-safe; registered by ``name``."""
 
     def __init__(self, size: int, name: str | None = None) -> None:
         self.size = size

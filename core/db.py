@@ -1,7 +1,5 @@
-"""The sockets' database calls: run on a thread pool of this process (``SKYJO_DB_THREADS``
-threads, each with its own connection) through asgiref's public ``sync_to_async``, with stale
-connections closed before and after each call, as channels' ``database_sync_to_async`` does.
-"""
+"""The sockets' database calls, on this process's pool of ``SKYJO_DB_THREADS`` threads through
+``sync_to_async``, stale connections closed around each (as ``database_sync_to_async``)."""
 
 import asyncio
 import functools

@@ -1,9 +1,6 @@
-"""Errors the services raise: each has a stable ``code`` (the protocol's) and a message for people.
-
-Messages are lazy translations, rendered in the language active where they are shown. A message
-given as plain English (the engine's, the frame parser's) is shown translated by its ``code``
-(:data:`CODE_MESSAGES`), the English kept in the JSON error as ``detail``.
-"""
+"""Errors the services raise: each has a stable ``code`` (the protocol's) and a lazy message for
+people; a plain English message is shown translated by its code (``CODE_MESSAGES``), the English
+kept as ``detail``."""
 
 from django.db import InterfaceError, OperationalError
 from django.utils.functional import lazy
@@ -48,6 +45,13 @@ class Busy(ServiceError):
 class NotFound(ServiceError):
     code = "not_found"
     default_message = _("There is no such lobby or game.")
+
+
+def found(row, message=None):
+    """``row``, or :class:`NotFound` (with ``message``) if it is ``None``."""
+    if row is None:
+        raise NotFound(message)
+    return row
 
 
 class LobbyFull(ServiceError):
@@ -95,13 +99,12 @@ class InvalidLobby(ServiceError):
 
 
 class TooManyTables(ServiceError):
-    """A new lobby, seat, bot game or rematch past SKYJO_MAX_TABLES (games.services)."""
+    """A new lobby, seat, bot game or rematch past SKYJO_MAX_TABLES."""
 
     code = "too_many_tables"
 
     def __init__(self, limit: int) -> None:
-        # Worded when it is read, in the reader's language (a socket's), not the raiser's:
-        # ngettext_lazy(...) % values would translate at once.
+        # Worded when read, in the reader's language: ngettext_lazy(...) % values would not be.
         super().__init__(lazy(_too_many_tables, str)(limit))
 
 
@@ -144,8 +147,7 @@ class EndingChanged(ServiceError):
 
 
 class StaleVersion(ServiceError):
-    """A move made on a board that is no longer the game's (``sent`` is its version): said to
-    a player without numbers; ``to_json`` carries ``current`` for the client."""
+    """A move made on a board that is no longer the game's; ``to_json`` carries ``current``."""
 
     code = "stale_version"
 
@@ -171,8 +173,7 @@ class WrongPhase(ServiceError):
     code = "wrong_phase"
 
 
-# The database is out of reach (restarting, failing over): a passing state, not a bug. Callers
-# log it in one line and tell the client to try again (Unavailable), never a traceback a time.
+# The database is out of reach (restarting, failing over): logged in one line, not a traceback.
 DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
@@ -182,15 +183,11 @@ def one_line(exc: BaseException) -> str:
 
 
 def shutting_down(exc: BaseException) -> bool:
-    """A call refused because the server is stopping: its thread and process pools take no
-    more work ("cannot schedule new futures after shutdown"). Expected then, so no traceback."""
+    """A call refused because the server is stopping (its pools take no more work)."""
     return isinstance(exc, RuntimeError) and "shutdown" in str(exc)
 
 
 class Unavailable(ServiceError):
-    """The database could not be reached (a restart, a failover): nothing to fix on the
-    client's side but to wait, ask for the state again and retry."""
-
     code = "unavailable"
     default_message = _(
         "The server cannot reach its database just now. Wait a moment: the game goes on "
@@ -198,12 +195,12 @@ class Unavailable(ServiceError):
     )
 
 
-# The messages of errors raised with plain English text, by code: the rules engine's codes
-# (games/engine/errors.py) and the frame parser's (web/sockets/frames.py).
+# The messages of errors raised with plain English text (the engine's, the frame parser's).
 CODE_MESSAGES = {
-    "error": ServiceError.default_message,
-    "bad_request": BadRequest.default_message,
-    "not_found": NotFound.default_message,
+    **{
+        e.code: e.default_message
+        for e in (ServiceError, BadRequest, NotFound, NotAPlayer, GameOver)
+    },
     "server_error": _("Something went wrong on the server."),
     "bad_frame": _("The server could not read that message."),
     "frame_too_large": _("The server could not read that message: it is too long."),
@@ -211,10 +208,8 @@ CODE_MESSAGES = {
     "engine_error": _("The rules do not allow this move."),
     "malformed_action": _("This move is not understood."),
     "illegal_action": _("The rules do not allow this move."),
-    "not_a_player": NotAPlayer.default_message,
     "not_your_turn": _("It is not your turn."),
     "wrong_phase": _("This move is not possible at this point of the round."),
-    "game_over": GameOver.default_message,
     "bad_position": _("There is no card at that position."),
     "position_removed": _("That column has been removed."),
     "card_face_up": _("That card is already face up."),

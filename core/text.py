@@ -1,10 +1,5 @@
-"""Text people type that others read: a chat message, a lobby's name.
-
-``one_line`` keeps it to one line: whitespace runs as one space, control characters dropped,
-lone surrogates replaced, and no bidirectional embedding, override or isolate (which would turn
-the rest of the line backwards); joiners stay. ``has_nothing_to_see`` tells a text made only of
-spaces and invisible characters.
-"""
+"""Text people type that others read (a chat message, a lobby's name), kept to one line
+without control or direction-changing characters."""
 
 import re
 import unicodedata

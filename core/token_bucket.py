@@ -1,17 +1,5 @@
-"""A token bucket: how many frames one game or lobby socket may send (docs/protocol.md).
-
-The bucket holds at most ``burst`` tokens and gains ``rate`` tokens a second; each frame takes
-one. A frame finding the bucket empty is refused. No Django here: the consumer owns one bucket
-per connection.
-
->>> clock = [0.0]
->>> bucket = TokenBucket(rate=1, burst=2, clock=lambda: clock[0])
->>> [bucket.take() for _ in range(3)]
-[True, True, False]
->>> clock[0] = 1.0
->>> bucket.take(), bucket.take()
-(True, False)
-"""
+"""A token bucket of at most ``burst`` tokens gaining ``rate`` a second: how many frames one
+socket may send (docs/protocol.md), one token each."""
 
 import time
 from collections.abc import Callable

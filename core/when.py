@@ -1,6 +1,4 @@
-"""Dates and times as people read them: in the active language's format and the active time
-zone (the player's, set by web.timezones), the zone named, so a ban "until 18:00" cannot be
-read in another zone. Every page, message and socket frame formats through these two."""
+"""Dates and times in the active language and time zone, the zone named."""
 
 from django.utils import formats, timezone
 

@@ -6,6 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import receivers
-
-        receivers.connect()
+        from games import receivers  # noqa: F401 (connects them)

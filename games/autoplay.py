@@ -1,11 +1,6 @@
-"""The bot runner's step: play the turns of bots, and of humans away or out of time.
-
-The database is the queue (``Game.bot_due_at``, set by the services). Each due game gets one
-step in its own transaction holding its locks (services.locks.due_game, skip locked), so that
-runners in several processes never play one turn twice. A passing failure (a lock, a lost
-connection) is tried again up to ``ATTEMPTS`` times, any other after ``RETRY`` seconds. A game
-only bots play is stopped once a round has gone ``STALL_TURNS`` turns.
-"""
+"""The bot runner's step: play the turns of bots, and of humans away or out of time. Each due
+game (``Game.bot_due_at``) gets one step in its own transaction holding its locks (skip locked),
+so that runners in several processes never play one turn twice."""
 
 import logging
 import random
@@ -27,8 +22,7 @@ STALL_TURNS = 1000
 
 
 def play_due_turns(*, now=None, limit: int = BATCH) -> int:
-    """Play one step in each game whose ``bot_due_at`` has come (at most ``limit`` games);
-    returns how many steps were played. Games another runner holds are skipped."""
+    """Play one step in each of at most ``limit`` due games; returns how many were played."""
     now = now or timezone.now()
     due = list(
         Game.objects.filter(status=Game.Status.PLAYING, bot_due_at__lte=now)
@@ -59,10 +53,9 @@ def _play_with_retries(game_id: int, now) -> int:
 
 
 def _reschedule(game_id: int, delay: float | None = None) -> int:
-    """Set the game's next look; if even that fails the game stays due (the next pass)."""
     try:
         services.game_reschedule(game_id=game_id, delay=delay)
-    except DATABASE_DOWN as exc:  # the database is away: one line, the game stays due
+    except DATABASE_DOWN as exc:  # the game stays due
         log.warning("bot runner: game %s: could not reschedule: %s", game_id, one_line(exc))
     except Exception:
         log.exception("bot runner: game %s: could not reschedule", game_id)
@@ -77,7 +70,8 @@ def _play_one(game_id: int, now) -> int:
         game, state = due
         seats = presence.seats_of(game)
         players, grace = seats.by_seat(), seats.grace
-        out_of_time = clock.has_run_out(game, seats.players, now)
+        ends = clock.deadline(game, seats.players)
+        out_of_time = ends is not None and ends <= now
 
         def level_of(seat: int) -> str | None:
             player = players[seat]
@@ -130,7 +124,6 @@ def _play_one(game_id: int, now) -> int:
                         timed_out=late,
                     )
                     return 1
-        # Nobody for the runner to play (a human came back): look again when it may change.
         services.game_reschedule(game_id=game.pk)
         return 0
 

@@ -1,12 +1,6 @@
-"""The turn clock: a lobby's seconds per turn (``Lobby.turn_clock``, 0 = off).
-
-It runs from ``Game.turn_started_at``, which the services set whenever what the game waits for
-changes (:func:`turn_of`: a new turn, a deal, a round's end), not on a step inside a turn, one
-seat's reveal or one "ready". When it runs out, the bot runner (games.autoplay) plays the rest
-of each waiting human's turn with the medium bot and counts a timeout on the seat
-(``GamePlayer.timeouts``): ``presence.AWAY_AFTER_TIMEOUTS`` in a row make it away until the
-player sends a frame or moves. Pure functions of saved rows and engine states.
-"""
+"""The turn clock (``Lobby.turn_clock`` seconds, 0: off) runs from ``Game.turn_started_at``,
+set whenever :func:`turn_of` changes; when it runs out the bot runner plays the turn and counts
+a timeout on the seat."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -20,8 +14,7 @@ def turn_of(state: engine.Game) -> tuple:
 
 
 def waiting_for(game, state: engine.Game, players: dict) -> list[int] | None:
-    """The seats (bots too) whose step ``game`` waits for; ``None`` once nobody will act.
-    ``players``: GamePlayer rows by seat."""
+    """The seats (bots too) whose step ``game`` waits for; ``None`` once nobody will act."""
     if state.phase == engine.ROUND_OVER:
         humans = [s for s, p in players.items() if not presence.is_bot(p)]
         return [s for s in humans if s not in game.ready]
@@ -45,25 +38,16 @@ def deadline(game, players) -> datetime | None:
     return game.turn_started_at + timedelta(seconds=seconds)
 
 
-def has_run_out(game, players, now: datetime) -> bool:
-    ends = deadline(game, players)
-    return ends is not None and ends <= now
-
-
 def finishes_turn(state: engine.Game, seat: int, step: engine.Action) -> bool:
-    """Whether ``step`` ends what the clock waited on ``seat`` for (applies it to ``state``,
-    which must be a copy of the caller's own)."""
+    """Whether ``step`` ends what the clock waited on ``seat`` for (applied to ``state``)."""
     before = turn_of(state)
     state.apply(seat, step)
     return turn_of(state) != before or seat not in state.to_act()
 
 
 def public(game, state: engine.Game, players, away) -> dict | None:
-    """The clock as everyone may see it (the ``clock`` of a state frame), or ``None`` when the
-    lobby has none or no human is waited for (a bot or the away seats' stand-in acts next).
-
-    ``{"seconds": per turn, "deadline": ISO 8601 in UTC with milliseconds, "seats": [...]}``,
-    ``seats`` being the humans who still have to act before the deadline."""
+    """The public clock, ``{"seconds", "deadline" (ISO 8601 UTC), "seats" (the humans waited
+    for)}``, or ``None`` with no clock or no human waited for."""
     ends = deadline(game, players)
     if ends is None:
         return None

@@ -1,11 +1,5 @@
-"""Names shown to people for the engine's and the bots' codes, translated (games.engine and
-games.bots are pure Python and keep their English names for logs, records and tests).
-
-Bots are stored under English names ("Medium bot 1", in the game's record too) and a game
-against bots under an English title ("carol vs 2 medium bots"); a username has no spaces, so
-neither can be a player's own name, and both are named in the viewer's language only when shown
-(:func:`player_label`, :func:`table_label`, the template filters ``player`` and ``table``).
-"""
+"""Translated names for the engine's and bots' codes. Bots and bot tables are stored under
+English names ("Medium bot 1", "carol vs 2 medium bots"), translated only when shown."""
 
 import re
 
@@ -51,11 +45,7 @@ _BOT_TABLE = re.compile(r"(\S+) vs (\d+) (easy|medium|strong) bots?")
 
 
 def player_label(name: str) -> str:
-    """A player's name as shown: a bot's in the active language, anyone else's as it is.
-
-    >>> player_label("Medium bot 2"), player_label("carol")
-    ('Medium bot 2', 'carol')
-    """
+    """A player's name as shown: a bot's in the active language, anyone else's as it is."""
     match = _BOT_NAME.fullmatch(name)
     if not match:
         return name
@@ -63,11 +53,7 @@ def player_label(name: str) -> str:
 
 
 def table_label(name: str) -> str:
-    """A lobby's name as shown: the title of a game against bots in the active language.
-
-    >>> table_label("carol vs 1 medium bot"), table_label("Friday night")
-    ('carol vs 1 medium bot', 'Friday night')
-    """
+    """A lobby's name as shown: the title of a game against bots in the active language."""
     match = _BOT_TABLE.fullmatch(name)
     if not match:
         return name
@@ -84,7 +70,6 @@ def _score(name: str, raw: int, score: int) -> str:
     return gettext("%(name)s %(raw)s × 2 = %(score)s") % {"name": name, "raw": raw, "score": score}
 
 
-# Replay facts told by a sentence of their own values (the others are built below).
 STEP_SENTENCES = {
     "deal": _("the cards are dealt"),
     "reveal": _("%(name)s turns row %(row)s, column %(column)s: %(value)s"),

@@ -1,10 +1,5 @@
-"""Lobbies, seats and games. Models hold data only: every change goes through games.services.
-
-A running game's state is its engine snapshot (``Game.snapshot``), rewritten with the version
-on every accepted step. The history is in rows written once each: ``Round`` (the deck as dealt,
-then the scores) and ``Move`` (each step, and a reshuffle's new draw pile); games.records
-assembles the game record from them when asked, never on a move.
-"""
+"""Lobbies, seats and games: data only, every change goes through games.services. A game's
+state is its engine snapshot; its history is in ``Round`` and ``Move`` rows written once."""
 
 import secrets
 
@@ -36,8 +31,6 @@ class Lobby(models.Model):
         CLOSED = "closed", "Closed"
 
     name = models.CharField(max_length=60)
-    # A deleted account leaves its open lobbies first (games.receivers); the lobbies where games
-    # were played keep them, host or none.
     host = user_or_none(related_name="hosted_lobbies")
     seat_count = models.PositiveSmallIntegerField(
         default=4, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
@@ -79,8 +72,7 @@ class Lobby(models.Model):
         return f"{self.name} (#{self.pk})"
 
     def invited_by(self, code) -> bool:
-        """Whether ``code`` is this lobby's invite, compared in constant time (as bytes:
-        compare_digest refuses a str with non-ASCII characters)."""
+        """Whether ``code`` is this lobby's invite, compared in constant time (as bytes)."""
         return bool(code) and secrets.compare_digest(str(code).encode(), self.invite_code.encode())
 
     @property
@@ -97,8 +89,6 @@ class Seat(models.Model):
 
     lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    # A deleted account leaves its seat empty: deleting the row would leave the lobby a seat
-    # short of its seat_count for good.
     user = user_or_none()
     bot_level = models.CharField(max_length=10, blank=True)
 
@@ -188,13 +178,8 @@ class Game(models.Model):
 
     @property
     def counts(self) -> bool:
-        """Whether this game counts in statistics, ratings and leaderboards: finished and not
-        voided, or resigned. A moderator's stop (moderation.services.game_stop) voids a game,
-        and so does its only human ending a game against bots before their first move; ended
-        after it, the game is resigned (games.services.game_abandon): stopped, and counted in
-        the statistics with that player last. In a query, filter
-        ``Q(status=Game.Status.FINISHED, voided=False) | Q(resigned__isnull=False)``
-        (docs/moderation.md)."""
+        """Whether it counts in statistics, ratings and leaderboards: finished and not voided,
+        or resigned (docs/moderation.md)."""
         finished = self.status == self.Status.FINISHED and not self.voided
         return finished or self.resigned is not None
 

@@ -1,11 +1,5 @@
-"""The last moves of a game, kept on its row (``Game.recent``) and told in words on the board.
-
-An entry is the engine's public facts of one step (games.engine.apply_described) and the
-version that made it (``v``); a placement that follows its own draw takes the draw's place,
-so that a turn is one entry. At most ``LOG_SIZE`` entries are kept, newest first: the cost of
-a move does not grow with the game. The sentences are made when a board is rendered, in the
-language of whoever reads it; they never tell more than the facts, which are public.
-"""
+"""The last ``LOG_SIZE`` moves of a game (``Game.recent``, newest first, one entry a turn: the
+public facts and version ``v``), told in words in the reader's language on the board."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -80,8 +74,8 @@ def _main(entry: dict, name: str) -> str:
 
 
 def entry_text(entry: dict, players, results=(), winners=()) -> str:
-    """The sentences of one entry (``players``: the seats' names; ``results``: the view's
-    round results; ``winners``: the seats that won, once the game is over)."""
+    """The sentences of one entry (``players``: the seats' names; ``results``: the round
+    results; ``winners``: the seats that won)."""
     seat = entry.get("seat")
     name = players[seat] if seat is not None and 0 <= seat < len(players) else ""
     parts = [_main(entry, name)]

@@ -1,11 +1,6 @@
-"""Who is at the table: a human seat is *away* once it has shown no sign of life for longer
-than the lobby's grace. Pure functions of saved rows; the sockets write the rows.
-
-Signs of life: open game sockets (``GamePlayer.connections``) and the last one's time
-(``GamePlayer.last_seen``). A count left by a crashed process holds a seat only
-``STALE_HEARTBEATS`` heartbeat periods. A connected seat is away too after
-``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row, until a frame or move of its own.
-"""
+"""Who is at the table, from saved rows: a human seat is *away* after no sign of life for
+longer than the lobby's grace (a crashed process's connections count ``STALE_HEARTBEATS``
+heartbeats), or after ``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,8 +15,7 @@ AWAY_AFTER_TIMEOUTS = 2
 
 
 def away_at(player, *, grace: int, since: datetime) -> datetime:
-    """When ``player`` (a GamePlayer) counts as away if nothing changes; ``since`` stands in for
-    a player who never connected (the game's start)."""
+    """When ``player`` counts as away if nothing changes (``since``: if never seen)."""
     if player.timeouts >= AWAY_AFTER_TIMEOUTS:  # idle at an open socket: away already
         return since
     seen = player.last_seen or since
@@ -37,17 +31,12 @@ def is_bot(player) -> bool:
 
 
 def is_sole_human(players, seat: int) -> bool:
-    """Whether ``seat`` is the only human among ``players`` (GamePlayer rows): every other seat
-    is a bot's or an account's gone (games.services.game_abandon)."""
+    """Whether ``seat`` is the only human among ``players``."""
     return all(is_bot(p) for p in players if p.seat != seat)
 
 
 def is_away(player, *, grace: int, since: datetime, now: datetime) -> bool:
     return not is_bot(player) and away_at(player, grace=grace, since=since) <= now
-
-
-def away_seats(players, *, grace: int, since: datetime, now: datetime) -> list[int]:
-    return [p.seat for p in players if is_away(p, grace=grace, since=since, now=now)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +47,6 @@ class Seats:
     grace: int
 
     def seat_of(self, user_id: int | None) -> int | None:
-        """The seat of the user ``user_id`` (``None``: not a player)."""
         if user_id is None:
             return None
         return next((p.seat for p in self.players if p.user_id == user_id), None)
@@ -68,8 +56,8 @@ class Seats:
 
 
 def seats_of(game) -> Seats:
-    """``game``'s seats; each row also carries the lobby's ``turn_clock`` (games.clock). One
-    query when the lobby was read with the game (``select_related("lobby")``), two otherwise."""
+    """``game``'s seats, each row with the lobby's ``turn_clock``: one query if the lobby was
+    read with the game."""
     lobby = game.lobby
     players = list(GamePlayer.objects.filter(game=game.pk).order_by("seat"))
     for player in players:
@@ -79,9 +67,7 @@ def seats_of(game) -> Seats:
 
 
 def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tuple]:
-    """Human seats with no game socket open that are not away yet, each with the moment the
-    medium bot starts playing for them: ``(player, away_at)``. The table sees whom it waits
-    for (web.sockets.game pushes it when a seat's sockets open or close)."""
+    """``(player, away_at)`` of the human seats with no socket open, not away yet."""
     waiting = []
     for player in players:
         if is_bot(player) or player.connections > 0:
@@ -98,4 +84,7 @@ def game_away_seats(game, now: datetime | None = None, seats: Seats | None = Non
         return []
     seats = seats or seats_of(game)
     now = now or timezone.now()
-    return away_seats(seats.players, grace=seats.grace, since=game.created_at, now=now)
+    away = [
+        p for p in seats.players if is_away(p, grace=seats.grace, since=game.created_at, now=now)
+    ]
+    return [p.seat for p in away]

@@ -1,19 +1,12 @@
-"""Telling connected sockets what changed, after the commit (called by the services).
-
-A game message holds only public things: the spectator view (packed by :func:`view_to_data`),
-the public ``meta`` (selectors.game_meta) and the event. A lobby message names the change
-(``change``), so that each process reads and renders once per change. Nothing is rendered here.
-
-Called on a socket's database thread (core.db), a message is handed to that socket's event
-loop without waiting, and one sender task per loop sends them in order; elsewhere (a view, a
-command, a sync test) it is sent at once.
-"""
+"""Telling connected sockets what changed, after the commit: a game message holds only the
+spectator view, the public meta and the event. From a socket's database thread a message goes
+to its event loop without waiting, one sender task per loop; elsewhere it is sent at once."""
 
 import asyncio
 import logging
 import uuid
 from collections import deque
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
@@ -39,8 +32,7 @@ _TUPLES = ("players", "discard", "revealed", "totals")
 
 
 def view_to_data(view: View) -> dict:
-    """``view`` as plain data for a channel layer (JSON or msgpack); :func:`view_from_data`
-    reads it back."""
+    """``view`` as plain data for a channel layer; :func:`view_from_data` reads it back."""
     data = {f.name: getattr(view, f.name) for f in fields(View)}
     data.update({name: list(data[name]) for name in _TUPLES})
     data.update(
@@ -67,23 +59,14 @@ def view_from_data(data: dict) -> View:
     )
 
 
-def game_message(public_view, meta: dict, event: dict) -> dict:
-    return {
-        "type": "game.updated",
-        "version": meta["version"],
-        "view": view_to_data(public_view),
-        "meta": meta,
-        "event": event,
-    }
-
-
 def game_changed(public_view, meta: dict, event: dict) -> None:
-    _send(game_group(meta["game"]), game_message(public_view, meta, event))
+    view = view_to_data(public_view)
+    message = {"type": "game.updated", "version": meta["version"], "view": view, "meta": meta}
+    _send(game_group(meta["game"]), {**message, "event": event})
 
 
 def presence_changed(game_id: int) -> None:
-    """A player's game socket opened or closed: a hint, holding nothing, after which each
-    process reads once who the game waits for. Not versioned."""
+    """A player's game socket opened or closed: a hint, holding nothing."""
     _send(game_group(game_id), {"type": "game.presence"})
 
 
@@ -109,23 +92,19 @@ def _send(group: str, message: dict) -> None:
             raise RuntimeError("the event loop has stopped")
         loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
     except RuntimeError:
-        # The server is shutting down: async_to_sync would wait for ever for the stopped loop.
         log.info("not published to %s: the server is shutting down", group)
 
 
+@dataclass(slots=True)
 class _Outbox:
-    __slots__ = ("queue", "task")
-
-    def __init__(self) -> None:
-        self.queue: deque = deque()
-        self.task: asyncio.Task | None = None
+    queue: deque = field(default_factory=deque)
+    task: asyncio.Task | None = None
 
 
 _outboxes: "WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox]" = WeakKeyDictionary()
 
 
 def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) -> None:
-    """On the loop: queue the message; start the sender if it is idle."""
     outbox = _outboxes.get(loop)
     if outbox is None:
         outbox = _outboxes[loop] = _Outbox()
@@ -135,7 +114,7 @@ def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) 
 
 
 async def _drain(outbox: _Outbox) -> None:
-    """Send everything queued: each group's messages in the order queued, groups side by side."""
+    """Send everything queued: each group's in order, groups side by side."""
     while outbox.queue:
         batch: dict[tuple[int, str], list] = {}
         while outbox.queue:

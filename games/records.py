@@ -1,22 +1,16 @@
-"""The game record (skyjo-record/1) of a stored game, assembled from its rows.
-
-Nothing on the path of a move writes or reads the record: each row is written once when its
-part happens (games.models). This puts them back together, in the engine's own shape
-(``engine.to_record`` of the same game played in one process gives the same dict).
-"""
+"""The game record (skyjo-record/1) of a stored game, assembled from its rows when asked (never
+on a move), the same dict as ``engine.to_record`` of the game."""
 
 from core.caches import BoundedCache
 from games import engine
 from games.models import Game, Move, Round
 
-# (game, status) -> the record of a game that is over. A long game's record is about a megabyte
-# of objects: a few dozen in a process.
+# (game, status) -> the record of a game that is over (a long one is about a megabyte).
 _finished = BoundedCache(32)
 
 
 def finished_record(game: Game) -> dict:
-    """The record of a game that is over, assembled once per process (it never changes):
-    replays and downloads ask for it at every step. Shared: never to be changed."""
+    """The record of a game that is over, assembled once per process; shared: never change it."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise ValueError(f"game {game.pk} is not over: its record still grows")
     key = (game.pk, game.status)
@@ -32,7 +26,7 @@ def game_record(game: Game) -> dict:
     snapshot = game.snapshot
     n = len(snapshot["players"])
     rounds = {
-        number: {"deck": deck, "reveals": [[] for _ in range(n)], "reshuffles": [], "actions": []}
+        number: {"deck": deck, "reveals": [[] for _ in range(n)], "actions": [], "reshuffles": []}
         for number, deck in Round.objects.filter(game=game)
         .order_by("number")
         .values_list("number", "deck")
@@ -50,23 +44,18 @@ def game_record(game: Game) -> dict:
         "format": engine.FORMAT,
         "players": list(snapshot["players"]),
         "rules": dict(snapshot["rules"]),
-        "rounds": [_round_json(rounds[number]) for number in sorted(rounds)],
+        "rounds": [  # no "reshuffles" in a round without any
+            {key: value for key, value in rounds[number].items() if value or key != "reshuffles"}
+            for number in sorted(rounds)
+        ],
     }
 
 
 def _add_step(rnd: dict, seat: int, action: dict) -> None:
-    """One Move row's step into its round: a reveal, a draw or a take starts an entry, a swap
-    or flip after a draw completes it (the record's turn objects)."""
+    """One Move row's step into its round: a take starts a turn entry, a swap or flip ends it."""
     if "reveal" in action:
         rnd["reveals"][seat].append(action["reveal"])
     elif "take" in action:
         rnd["actions"].append(dict(action))
     else:
         rnd["actions"][-1].update(action)
-
-
-def _round_json(rnd: dict) -> dict:
-    data = {"deck": rnd["deck"], "reveals": rnd["reveals"], "actions": rnd["actions"]}
-    if rnd["reshuffles"]:
-        data["reshuffles"] = rnd["reshuffles"]
-    return data

@@ -3,12 +3,12 @@
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.access import sees_private_games
-from core.errors import NotFound
+from core.errors import NotFound, found
 from games import clock, engine, presence
 from games.models import Game, GamePlayer, Lobby, Move, Seat
 
@@ -56,9 +56,7 @@ def my_lobbies(user):
     if not user.is_authenticated:
         return Lobby.objects.none()
     return (
-        Lobby.objects.filter(
-            Q(seats__user=user), status__in=[Lobby.Status.OPEN, Lobby.Status.PLAYING]
-        )
+        Lobby.objects.filter(seats__user=user, status__in=[Lobby.Status.OPEN, Lobby.Status.PLAYING])
         .select_related("game")
         .distinct()
         .order_by("-created_at")[:20]
@@ -66,22 +64,17 @@ def my_lobbies(user):
 
 
 def lobby_for_user(*, lobby_id: int, user, invite_code: str | None = None) -> Lobby:
-    """The lobby, if ``user`` may see it: public, or seated in it, or holding the invite,
-    unless the host removed them from it (the invite no longer lets them in)."""
+    """The lobby, if ``user`` may see it (:func:`lobby_seen_by`)."""
     return lobby_seen_by(lobby_with_seats(lobby_id), user=user, invite_code=invite_code)
 
 
 def lobby_with_seats(lobby_id: int) -> Lobby:
-    """The lobby with its host, game and seated users (``NotFound`` if none), whoever asks."""
-    lobby = (
-        Lobby.objects.select_related("host", "game")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .filter(pk=lobby_id)
-        .first()
+    """The lobby with its host, game and seated users (``NotFound`` if none)."""
+    lobbies = Lobby.objects.select_related("host", "game")
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return found(
+        lobbies.prefetch_related(seats).filter(pk=lobby_id).first(), "There is no such lobby."
     )
-    if lobby is None:
-        raise NotFound("There is no such lobby.")
-    return lobby
 
 
 def lobby_removed_ids(lobby: Lobby) -> frozenset[int]:
@@ -90,8 +83,7 @@ def lobby_removed_ids(lobby: Lobby) -> frozenset[int]:
 
 
 def was_removed(lobby: Lobby, user, removed: frozenset[int] | None = None) -> bool:
-    """Whether the host removed ``user`` from ``lobby``; ``removed``: lobby_removed_ids, read
-    already (no query then)."""
+    """Whether the host removed ``user`` from ``lobby`` (``removed``: lobby_removed_ids)."""
     if removed is not None:
         return user.pk in removed
     return lobby.removed_users.filter(pk=user.pk).exists()
@@ -105,10 +97,9 @@ def lobby_seen_by(
     removed: frozenset[int] | None = None,
     moderator: bool | None = None,
 ) -> Lobby:
-    """``lobby`` (of lobby_with_seats) if ``user`` may see it, else ``NotFound``. A private
-    lobby is seen by its seated players, whoever holds its invite code, and moderators (as its
-    game is). ``removed`` (lobby_removed_ids) and ``moderator`` (sees_private_games), if read
-    already: no query then."""
+    """``lobby`` if ``user`` may see it, else ``NotFound``: a private one only its seated
+    players, moderators and invite holders the host did not remove. ``removed`` and
+    ``moderator``: read already, if given."""
     if lobby.is_public:
         return lobby
     if user.is_authenticated and any(s.user_id == user.pk for s in lobby.seats.all()):
@@ -123,36 +114,32 @@ def lobby_seen_by(
 
 
 def game_for_user(*, game_id: int, user, invite_code: str | None = None) -> tuple[Game, int | None]:
-    """The game and ``user``'s seat in it (``None``: a spectator, of a public game, with the
-    invite code, or a moderator)."""
-    game, seats, seat = _watched(game_id, user, invite_code)
+    """The game and ``user``'s seat in it (``None``: a spectator), if they may see it."""
+    game, _seats, seat = _watched(game_id, user, invite_code)
     return game, seat
 
 
 def may_end(game: Game, seat: int | None) -> bool:
-    """Whether the player in ``seat`` may end ``game`` (services.game_abandon): it is in play
-    and every other seat is a bot's."""
+    """Whether the player in ``seat`` may end ``game``: in play, every other seat a bot's."""
     if seat is None or game.status != Game.Status.PLAYING:
         return False
     return presence.is_sole_human(game.players.all(), seat)
 
 
 def end_counts(game: Game, seat: int) -> bool:
-    """Whether ending ``game`` now counts for the player in ``seat`` (services.game_abandon):
-    they have made a move. A move the bot made on their seat while they were away or out of
-    time is one too: Move rows do not say who made them."""
+    """Whether ending ``game`` now counts for the player in ``seat``: a move was made on it
+    (the bot's for them too)."""
     return Move.objects.filter(game=game, seat=seat).exists()
 
 
 def _watched(
     game_id: int, user, invite_code: str | None = None
 ) -> tuple[Game, presence.Seats, int | None]:
-    """The game with its lobby, its seats and ``user``'s seat, if ``user`` may see it: a
-    private game is seen by its players, moderators and whoever holds its lobby's invite code
-    (else ``NotFound``, as for a game that is not there)."""
-    game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("There is no such game.")
+    """The game with its lobby, its seats and ``user``'s seat, if ``user`` may see it (a
+    player, or :func:`may_watch`), else ``NotFound``."""
+    game = found(
+        Game.objects.select_related("lobby").filter(pk=game_id).first(), "There is no such game."
+    )
     seats = presence.seats_of(game)
     seat = seats.seat_of(user.pk if user.is_authenticated else None)
     if seat is None and not may_watch(game.lobby, user, invite_code):
@@ -161,15 +148,13 @@ def _watched(
 
 
 def may_watch(lobby: Lobby, user, invite_code: str | None = None) -> bool:
-    """Whether a non-player may watch ``lobby``'s games: public ones, or with its invite code,
-    or a moderator."""
+    """Whether a non-player may watch ``lobby``'s games: public, invited, or a moderator."""
     return lobby.is_public or lobby.invited_by(invite_code) or sees_private_games(user)
 
 
 def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
-    """What everyone may know of ``game`` beside the view (``state``: its restored engine
-    game, ``seats``: presence.seats_of, if at hand): ready and away seats, the rematch, the
-    turn clock (games.clock)."""
+    """What everyone may know of ``game`` beside the view (``state`` and ``seats``: if at
+    hand)."""
     if game.status != Game.Status.PLAYING:
         seats = None
     elif seats is None:
@@ -186,7 +171,7 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
-        "resigned": game.resigned,  # the seat that ended a game against bots, a loss
+        "resigned": game.resigned,
         "recent": game.recent,
         "away": away,
         "clock": turn_clock,
@@ -194,15 +179,13 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
 
 
 def game_state(*, game: Game, seat: int | None, seats=None) -> GameState:
-    """``seat``'s view of ``game`` as saved (``None``: the spectator view), restored from its
-    snapshot (nothing replayed); ``seats``: presence.seats_of, if at hand."""
+    """``seat``'s view of ``game`` as saved (``None``: the spectator's)."""
     state = engine.from_snapshot(game.snapshot)
     return GameState(game, seat, engine.view_of(state, seat), game_meta(game, state, seats))
 
 
 def game_offline(game: Game, seats=None) -> tuple[Offline, ...]:
-    """Who the table waits for: the human seats of a game in play with no socket open
-    (presence.offline); ``seats``: presence.seats_of, if at hand."""
+    """Who the table waits for: the human seats of a game in play with no socket open."""
     if game.status != Game.Status.PLAYING:
         return ()
     seats = seats or presence.seats_of(game)
@@ -212,15 +195,12 @@ def game_offline(game: Game, seats=None) -> tuple[Offline, ...]:
 
 
 def game_offline_by_id(game_id: int) -> tuple[Offline, ...]:
-    """game_offline of game ``game_id`` (nothing if it is gone): two queries."""
     game = Game.objects.select_related("lobby").filter(pk=game_id).first()
     return () if game is None else game_offline(game)
 
 
 def game_state_for_user(*, game_id: int, user, invite_code: str | None = None) -> GameState:
-    """What ``user`` may see of the game now, and their seat (``None``: a spectator of a public
-    game, or a moderator; ``NotFound`` if they may not see it): two queries, the game with its
-    lobby and its players."""
+    """What ``user`` may see of the game now (``NotFound`` if nothing): two queries."""
     game, seats, seat = _watched(game_id, user, invite_code)
     state = game_state(game=game, seat=seat, seats=seats)
     return replace(state, offline=game_offline(game, seats))
@@ -231,11 +211,9 @@ def game_state_by_id(*, game_id: int, seat: int | None) -> GameState:
 
 
 def game_version(game_id: int) -> int | None:
-    """The saved version of a game (one indexed read), ``None`` if it is gone."""
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
 def name_left_in_games(name: str) -> bool:
     """Whether a deleted account played under ``name`` (in any letter case)."""
-    seats = GamePlayer.objects.filter(user__isnull=True, bot_level="")
-    return seats.filter(name__iexact=name).exists()
+    return GamePlayer.objects.filter(user__isnull=True, bot_level="", name__iexact=name).exists()

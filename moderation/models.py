@@ -1,9 +1,5 @@
-"""Reports by players, and the moderators' audit log.
-
-A ``Report`` names one target (a chat message, a player or a game), once per reporter. The
-``AuditEntry`` rows record every moderator action, written in the action's transaction and
-never changed or deleted. The ``Moderators`` group's permissions are declared here.
-"""
+"""Reports by players (one target, once per reporter), and the moderators' audit log, whose
+entries are never changed or deleted."""
 
 from django.conf import settings
 from django.db import models
@@ -105,8 +101,7 @@ class AppendOnly(Exception):
 
 
 class AuditEntry(models.Model):
-    """One moderator action. Names are copied, so that the entry reads the same after a user
-    is renamed or deleted."""
+    """One moderator action, with the names copied (renames and deletions leave it as it was)."""
 
     class Action(models.TextChoices):
         DISMISS = "dismiss", _("Dismissed a report")

@@ -1,5 +1,4 @@
-"""Reads of the moderation pages: the queue of open reports with their context, a player's
-file and a game's file. Moderators see hidden messages too (marked)."""
+"""Reads of the moderation pages: the queue, a player's file, a game's file."""
 
 from dataclasses import dataclass, field
 
@@ -44,27 +43,21 @@ def open_reports(*, viewer, limit: int = QUEUE_SIZE) -> tuple[list[QueueItem], i
         .annotate(n=Count("pk"))
         .values_list("player_id", "n")
     )
-    about: dict[int, tuple] = {}  # per reported player, read once however many reports
+    about = {
+        player.pk: {
+            "sanctions": list(AuditEntry.objects.filter(player=player)[:3]),
+            "recent_messages": recent_messages(player.pk, limit=5),
+            "recent_games": recent_games(player, viewer=viewer, limit=5),
+            "may_sanction": may_sanction(viewer, player),
+            "earlier_reports": counts.get(player.pk, 1) - 1,
+        }
+        for player in {r.player_id: r.player for r in reports if r.player_id}.values()
+    }
     items = []
     for report in reports:
-        item = QueueItem(report)
+        item = QueueItem(report, **about.get(report.player_id, {}))
         if report.message_id:
             item.message, item.context = message_in_context(report.message_id)
-        if report.player_id:
-            if report.player_id not in about:
-                about[report.player_id] = (
-                    list(AuditEntry.objects.filter(player_id=report.player_id)[:3]),
-                    recent_messages(report.player_id, limit=5),
-                    recent_games(report.player, viewer=viewer, limit=5),
-                    may_sanction(viewer, report.player),
-                )
-            (
-                item.sanctions,
-                item.recent_messages,
-                item.recent_games,
-                item.may_sanction,
-            ) = about[report.player_id]
-            item.earlier_reports = counts.get(report.player_id, 1) - 1
         items.append(item)
     return items, total
 
@@ -93,19 +86,9 @@ def recent_messages(user_id: int, *, limit: int = RECENT) -> list[Message]:
     )
 
 
-@dataclass
-class PlayerFile:
-    player: object
-    silence: object
-    messages: list[Message]
-    games: list[GamePlayer]
-    reports: list[Report]
-    sanctions: list[AuditEntry]
-    may_sanction: bool  # the viewer may ban or silence the player, and lift either
-
-
-def player_file(player, *, viewer) -> PlayerFile:
-    return PlayerFile(
+def player_file(player, *, viewer) -> dict:
+    """What the player's page shows; ``may_sanction``: the viewer may ban or silence them."""
+    return dict(
         player=player,
         may_sanction=may_sanction(viewer, player),
         silence=active_silence(player.pk),
@@ -120,17 +103,9 @@ def player_file(player, *, viewer) -> PlayerFile:
     )
 
 
-@dataclass
-class GameFile:
-    game: Game
-    players: list[GamePlayer]
-    messages: list[Message]
-    reports: list[Report]
-    actions: list[AuditEntry]
-
-
-def game_file(game: Game) -> GameFile:
-    return GameFile(
+def game_file(game: Game) -> dict:
+    """What the game's page shows."""
+    return dict(
         game=game,
         players=list(game.players.select_related("user").order_by("seat")),
         messages=list(

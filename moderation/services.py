@@ -1,11 +1,6 @@
-"""Every write of moderation: players' reports and moderators' actions.
-
-An action checks the moderator's permission, runs in one transaction locking in the site's
-order (Lobby, Game, the rows below them; reports last), calls the service that owns what it
-changes (games, accounts, chat), writes one ``AuditEntry`` and answers its report. What players
-see changes after the commit. An action that changes nothing returns ``False`` and writes no
-entry. Only a superuser sanctions a superuser or a moderator (core.access.may_sanction).
-"""
+"""Players' reports and moderators' actions. An action checks its permission, calls the owning
+app's service in one transaction, writes one ``AuditEntry`` and answers its report; one that
+changes nothing returns ``False`` and writes no entry."""
 
 from datetime import datetime
 
@@ -19,7 +14,7 @@ from accounts.models import User
 from chat import services as chat_services
 from chat.models import Message
 from core.access import may_sanction, perm
-from core.errors import BadRequest, NotFound
+from core.errors import BadRequest, NotFound, found
 from games import selectors
 from games import services as games_services
 from games.models import Game, GamePlayer
@@ -27,9 +22,6 @@ from moderation.models import AuditEntry, Report
 
 MAX_TEXT = Report._meta.get_field("text").max_length
 MAX_REASON = accounts_services.MAX_REASON
-
-
-# Reports ----------------------------------------------------------------------------------
 
 
 def report_create(
@@ -41,18 +33,16 @@ def report_create(
     text: str = "",
     game_id: int | None = None,
 ) -> tuple[Report, bool]:
-    """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``
-    (``Report.Reason``), with ``text`` in the reporter's words; ``game_id``: the game where a
-    player was reported, if any. A reporter reports a target once: a second report of it
-    returns the first, and ``False``."""
+    """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``;
+    ``game_id``: where a player was reported. A second report of a target returns the first,
+    and ``False``."""
     if reason not in Report.Reason.values:
         raise BadRequest(_("Choose a reason from the list."))
     report = Report(reporter=reporter, kind=kind, reason=reason, text=(text or "").strip())
     report.text = report.text[:MAX_TEXT]
     if kind == Report.Kind.PLAYER:
         player = User.objects.filter(pk=target_id, is_active=True).first()
-        if player is None:
-            raise NotFound(_("There is no such player."))
+        found(player, _("There is no such player."))
         if player.pk == reporter.pk:
             raise BadRequest(_("You cannot report yourself."))
         report.player = player
@@ -82,8 +72,10 @@ def report_create(
         return first, False
     try:
         with transaction.atomic():
-            if kind == Report.Kind.MESSAGE:
-                _lock_shown_message(report.message_id)
+            if kind == Report.Kind.MESSAGE:  # locked as message_hide does: Message, then Report
+                rows = Message.objects.select_for_update(no_key=True)
+                shown = rows.filter(pk=report.message_id, hidden_at__isnull=True)
+                found(shown.values_list("pk", flat=True).first(), _("There is no such message."))
             report.save()
     except IntegrityError:  # the same report, sent twice at once
         return mine.get(), False
@@ -91,17 +83,9 @@ def report_create(
 
 
 def readable_message(reporter, message_id: int) -> Message:
-    """The chat message ``reporter`` may read, else ``NotFound``: a lobby's if they may see the
-    lobby; a game's spectators' channel if they watch the game, or play in it once it is over;
-    its players' channel if they play in it (no page shows it to anyone else, docs/chat.md,
-    even once the game is over: the report page would, message by message)."""
-    message = (
-        Message.objects.select_related("author")
-        .filter(pk=message_id, hidden_at__isnull=True)
-        .first()
-    )
-    if message is None:
-        raise NotFound(_("There is no such message."))
+    """The chat message ``reporter`` may read (as docs/chat.md says), else ``NotFound``."""
+    shown = Message.objects.select_related("author").filter(hidden_at__isnull=True)
+    message = found(shown.filter(pk=message_id).first(), _("There is no such message."))
     if message.lobby_id is not None:
         selectors.lobby_for_user(lobby_id=message.lobby_id, user=reporter)
         return message
@@ -111,9 +95,6 @@ def readable_message(reporter, message_id: int) -> Message:
     if message.channel == Message.Channel.SPECTATORS and seat is not None and not game.is_over:
         raise NotFound(_("There is no such message."))
     return message
-
-
-# Moderators' actions ------------------------------------------------------------------------
 
 
 def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
@@ -140,15 +121,12 @@ def report_dismiss(*, moderator, report_id: int, reason: str = "") -> bool:
 def message_hide(
     *, moderator, message_id: int, reason: str = "", report_id: int | None = None
 ) -> bool:
-    """Hide a chat message: after the commit it disappears from every open page of its lobby
-    or game (chat.services.message_hide publishes it), and no page shows it again. Every open
-    report of it is answered."""
+    """Hide a chat message from every page, and answer every open report of it."""
     _require(moderator, "hide_message")
     with transaction.atomic():
         message = Message.objects.select_for_update(no_key=True).filter(pk=message_id).first()
-        if message is None:
-            raise NotFound(_("There is no such message."))
-        if message.is_hidden:  # answered its reports then; one filed meanwhile is answered now
+        found(message, _("There is no such message."))
+        if message.is_hidden:  # a report filed meanwhile is answered now
             _answer_reports_of(message, moderator)
             _handled(_lock_report(report_id), moderator)
             return False
@@ -167,16 +145,6 @@ def message_hide(
     return True
 
 
-def _lock_shown_message(message_id: int) -> None:
-    """Lock the message a report is about (the order of message_hide: Message, then Report),
-    ``NotFound`` if it was hidden since it was read: its reports were answered by the hide."""
-    shown = Message.objects.select_for_update(no_key=True).filter(
-        pk=message_id, hidden_at__isnull=True
-    )
-    if shown.values_list("pk", flat=True).first() is None:
-        raise NotFound(_("There is no such message."))
-
-
 def _answer_reports_of(message, moderator) -> None:
     Report.objects.filter(
         kind=Report.Kind.MESSAGE, message_id=message.pk, status=Report.Status.OPEN
@@ -186,8 +154,7 @@ def _answer_reports_of(message, moderator) -> None:
 def player_silence(
     *, moderator, user_id: int, until: datetime, reason: str, report_id: int | None = None
 ) -> bool:
-    """Silence a player in every chat until ``until`` with a ``reason`` they read when they
-    try to post (chat.services.user_silence)."""
+    """Silence a player in every chat until ``until``, with a ``reason`` they read."""
     _require(moderator, "silence_player")
     reason = _reason(reason, required=True)
     if until is None or until <= timezone.now():
@@ -207,7 +174,7 @@ def player_silence(
 
 
 def player_unsilence(*, moderator, user_id: int, reason: str = "") -> bool:
-    """End every chat silence of a player now (chat.services.silence_lift)."""
+    """End every chat silence of a player now."""
     _require(moderator, "silence_player")
     player = _sanctioned(moderator, user_id)
     with transaction.atomic():
@@ -225,8 +192,8 @@ def player_ban(
     until: datetime | None = None,
     report_id: int | None = None,
 ) -> bool:
-    """Ban a player until ``until`` (``None``: for good) with a ``reason`` they will see. They
-    are logged out, and their open sockets close, once the transaction commits."""
+    """Ban a player until ``until`` (``None``: for good) with a ``reason`` they will see; they
+    are logged out after the commit."""
     _require(moderator, "ban_player")
     reason = _reason(reason, required=True)
     if until is not None and until <= timezone.now():
@@ -262,9 +229,7 @@ def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
 def lobby_close(
     *, moderator, lobby_id: int, reason: str = "", report_id: int | None = None
 ) -> bool:
-    """Close a lobby; its running game stops and is voided (it counts nowhere). The entry
-    names the game that games.services.lobby_close stopped, read under its locks (Lobby,
-    then Game; the report after them): none if the game had finished, which stays counted."""
+    """Close a lobby; its running game stops, voided. The entry names the game it stopped."""
     _require(moderator, "close_lobby")
     with transaction.atomic():
         closed = games_services.lobby_close(lobby_id=lobby_id, moderator=moderator, void=True)
@@ -282,8 +247,7 @@ def lobby_close(
 
 
 def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | None = None) -> bool:
-    """Stop a running game and void it (``Game.voided``: not counted in statistics or
-    ratings); its lobby closes if this is its current game."""
+    """Stop a running game and void it; its lobby closes if this is its current game."""
     _require(moderator, "stop_game")
     with transaction.atomic():
         if not games_services.game_stop(game_id=game_id, moderator=moderator, void=True):
@@ -300,20 +264,14 @@ def game_stop(*, moderator, game_id: int, reason: str = "", report_id: int | Non
     return True
 
 
-# Helpers ----------------------------------------------------------------------------------
-
-
 def _require(moderator, codename: str) -> None:
     if not (moderator and moderator.is_authenticated and moderator.has_perm(perm(codename))):
         raise PermissionDenied(codename)
 
 
 def _sanctioned(moderator, user_id: int, yourself=None) -> User:
-    """The player a ban or silence (or its lifting) is about: ``yourself`` is the error when
-    it is the moderator; only a superuser sanctions a superuser or a moderator."""
-    player = User.objects.filter(pk=user_id).first()
-    if player is None:
-        raise NotFound(_("There is no such player."))
+    """The player a sanction is about; ``yourself``: the error when it is the moderator."""
+    player = found(User.objects.filter(pk=user_id).first(), _("There is no such player."))
     if yourself is not None and player.pk == moderator.pk:
         raise BadRequest(yourself)
     if not may_sanction(moderator, player):
@@ -334,9 +292,7 @@ def _lock_report(report_id: int | None) -> Report | None:
     if report_id is None:
         return None
     report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
-    if report is None:
-        raise NotFound(_("There is no such report."))
-    return report
+    return found(report, _("There is no such report."))
 
 
 def _handled(report: Report | None, moderator, status=Report.Status.ACTIONED) -> None:
@@ -358,8 +314,7 @@ def _audit(
     player=None,
     **entry,
 ) -> None:
-    """Write the action's entry and mark the report it answers handled (``report``, or the
-    one of ``report_id``, locked here: after the rows of the action)."""
+    """Write the action's entry and mark its report (``report`` or ``report_id``) handled."""
     report = report or _lock_report(report_id)
     AuditEntry.objects.create(
         moderator=moderator,

@@ -1,9 +1,5 @@
-"""A change of what a user may do closes their open sockets once the transaction commits.
-
-A socket keeps the permissions its user had when it connected, so a change of a user's groups
-or permissions, of a group's permissions, of ``is_superuser`` or ``is_active``, or the user's
-deletion closes their sockets: they connect again and are checked anew.
-"""
+"""A change of a user's groups, permissions, ``is_superuser``, ``is_active`` (or deletion)
+closes their open sockets after the commit: they connect again and are checked anew."""
 
 from django.contrib.auth.models import Group
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
@@ -12,13 +8,11 @@ from accounts.access import close_user_sockets
 from accounts.models import User
 
 ACCESS_FIELDS = ("is_superuser", "is_active")
-# pre_clear, not post_clear: from the group's or the permission's side, who loses it is known
-# only before the rows go.
+# pre_clear: from the group's side, who loses it is known only before the rows go.
 LINK_CHANGES = ("post_add", "post_remove", "pre_clear")
 
 
 def connect() -> None:
-    """Connect the handlers (ModerationConfig.ready)."""
     for through in (User.groups.through, User.user_permissions.through):
         m2m_changed.connect(
             on_user_links, sender=through, dispatch_uid=f"moderation.{through._meta.label}"
@@ -32,8 +26,7 @@ def connect() -> None:
 
 
 def on_user_links(sender, instance, action, reverse, pk_set, **kwargs) -> None:
-    """``User.groups`` or ``User.user_permissions`` changed, from the user's side or from the
-    group's or permission's (``reverse``)."""
+    """``User.groups`` or ``User.user_permissions`` changed, from either side."""
     if _changed(action, pk_set):
         for user_id in _owner_ids(instance, action, reverse, pk_set, "user_set"):
             close_user_sockets(user_id)
@@ -54,8 +47,7 @@ def _changed(action: str, pk_set) -> bool:
 
 
 def _owner_ids(instance, action, reverse, pk_set, owners: str):
-    """The ids on the owning side of the link (the user, or the group) whose links changed;
-    ``owners``: the name of the manager from ``instance`` back to them when ``reverse``."""
+    """The ids on the owning side (``owners``: the manager back to them) whose links changed."""
     if not reverse:
         return [instance.pk]
     if action == "pre_clear":
@@ -64,8 +56,7 @@ def _owner_ids(instance, action, reverse, pk_set, owners: str):
 
 
 def note_access_change(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
-    """Before a save: whether it changes ``ACCESS_FIELDS``, compared with the stored row (read
-    only when the save writes one of them)."""
+    """Before a save: whether it changes ``ACCESS_FIELDS`` of the stored row."""
     instance._access_changed = False
     if raw or instance._state.adding:
         return
@@ -78,8 +69,7 @@ def note_access_change(sender, instance, raw=False, update_fields=None, **kwargs
 
 
 def close_on_access_change(sender, instance, created, raw=False, **kwargs) -> None:
-    # After the write, not in pre_save: outside a transaction on_commit runs at once, and the
-    # socket must not connect again before the new row is there.
+    # After the write: outside a transaction on_commit runs at once.
     if getattr(instance, "_access_changed", False):
         instance._access_changed = False
         close_user_sockets(instance.pk)

@@ -1,8 +1,5 @@
-"""Rows that SQL can aggregate: one per player per scored round, per finished game and per rated
-game. Written by ``stats.recording`` and never changed after, except ``counted``. Each row
-carries what its aggregates filter on, so a player's figures come from their own rows through
-one index, without joins.
-"""
+"""Rows SQL aggregates without joins: one per player per scored round, per finished game and
+per rated game, written by ``stats.recording`` and never changed after but ``counted``."""
 
 from django.conf import settings
 from django.db import models
@@ -27,11 +24,7 @@ class SeatRow(models.Model):
 
 
 class RoundResult(SeatRow):
-    """One seat's result in one scored round.
-
-    Written when the round is scored, with ``counted`` false; set true when the game finishes
-    (``stats.recording``). Rounds of a game that is stopped or voided never count.
-    """
+    """One seat's result in one scored round; ``counted`` once the game finishes."""
 
     number = models.PositiveSmallIntegerField()
     counted = models.BooleanField(
@@ -56,8 +49,7 @@ class RoundResult(SeatRow):
                 fields=["game", "number", "seat"], name="roundresult_unique_seat"
             ),
         ]
-        # A player's rounds in score order, carrying every column their figures read: the
-        # profile's aggregates are index-only scans on PostgreSQL.
+        # Every column the profile reads: index-only scans on PostgreSQL.
         indexes = [
             models.Index(
                 fields=["user", "with_bots", "score"],
@@ -79,8 +71,7 @@ class RoundResult(SeatRow):
 
 
 class GameResult(SeatRow):
-    """One seat's result in one game that counts: finished, or resigned by its only human
-    (games.services.game_abandon); deleted if the game is voided."""
+    """One seat's result in one game that counts; deleted if the game is voided."""
 
     total = models.IntegerField()
     won = models.BooleanField()
@@ -137,10 +128,7 @@ class RatingChange(models.Model):
 
 
 class ProfileVersion(models.Model):
-    """A token that changes whenever a player's figures may have changed: the key of their cached
-    profile (stats.profile_cache). stats.recording replaces it in the transaction that writes the
-    rows it stands for. A player without one is never cached.
-    """
+    """A token replaced whenever a player's figures may change: the key of their cached profile."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"

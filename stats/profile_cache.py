@@ -1,17 +1,10 @@
-"""A profile's figures and panels, kept in Django's cache until the player's games change;
-also history rows that cannot change (:func:`history_rows`) and HTML named by every value it
-shows (:func:`fragment`). A cache, not summary rows: the figures differ per viewer.
-
-The key holds the player's ``ProfileVersion`` token (replaced by stats.recording in the
-transaction that writes their rows: nothing to invalidate after a commit), the kind of viewer,
-the language, the rating shown and a fingerprint of what renders the panels. A player without
-a token is never cached; a cache that fails is skipped.
-"""
+"""A profile's figures and panels in Django's cache, keyed by the player's ``ProfileVersion``
+token (replaced when their rows change), the kind of viewer, the language, the rating shown and
+a fingerprint of the code; also finished history rows and fragments. A failing cache is skipped."""
 
 import functools
 import hashlib
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
@@ -34,9 +27,8 @@ ALL, PUBLIC = "all", "public"
 
 
 def profile_owner(username: str, viewer):
-    """The active user ``username`` (else 404) with ``stats_token`` (their ProfileVersion
-    token, or None) and, for a logged-in viewer other than a moderator or themself,
-    ``shares_private`` (they played a private finished game together): one query."""
+    """The active user ``username`` (else 404) with ``stats_token`` and, for a viewer who does
+    not see all their games, ``shares_private`` (a private game together): one query."""
     users = get_user_model().objects.filter(is_active=True)
     users = users.annotate(
         stats_token=Subquery(ProfileVersion.objects.filter(user=OuterRef("pk")).values("token"))
@@ -52,21 +44,12 @@ def profile_owner(username: str, viewer):
 
 
 def viewer_kind(player, viewer) -> str:
-    """Which of a player's games ``viewer`` may see, as a part of the key (as
-    stats.queries.visible decides it): every game, the public ones, or their own set."""
+    """Which of a player's games ``viewer`` may see (as stats.queries.visible), for the key."""
     if not viewer.is_authenticated:
         return PUBLIC
     if viewer.pk == player.pk or sees_private_games(viewer):
         return ALL
     return f"viewer-{viewer.pk}" if getattr(player, "shares_private", True) else PUBLIC
-
-
-@dataclass
-class Cached:
-    """What is kept: the figures and their panels, rendered."""
-
-    profile: Profile
-    html: str
 
 
 @functools.cache
@@ -99,45 +82,44 @@ def key(player, viewer) -> str | None:
 
 
 def figures(player, viewer, compute, render) -> tuple[Profile, SafeString]:
-    """The figures of ``player`` as ``viewer`` sees them and their panels: from the cache, or
-    ``compute()`` (the figures) then ``render(figures)`` (the panels' HTML), kept for next time."""
-    name = key(player, viewer)
-    found = _DOWN if name is None else _read(cache.get, name)
-    if isinstance(found, Cached):
-        return found.profile, mark_safe(found.html)
-    profile = compute()
-    html = render(profile)
-    if found is not _DOWN:
-        _write(cache.set, name, Cached(profile, str(html)), TIMEOUT)
+    """The figures of ``player`` as ``viewer`` sees them and their panels: cached, or
+    ``compute()`` then ``render(figures)``."""
+
+    def make() -> tuple[Profile, str]:
+        profile = compute()
+        return profile, str(render(profile))
+
+    profile, html = _cached(key(player, viewer), make)
     return profile, mark_safe(html)
+
+
+def _cached(name: str | None, make):
+    """The value kept under ``name``, or ``make()`` kept there (not without a name)."""
+    found = _DOWN if name is None else _try("read", cache.get, name)
+    if found is not None and found is not _DOWN:
+        return found
+    value = make()
+    if found is not _DOWN:
+        _try("write", cache.set, name, value, TIMEOUT)
+    return value
 
 
 DONE = ("finished", "aborted")
 _DOWN = object()  # no cache to use: none for this player, or it is down
 
 
-def _read(method, *args):
+def _try(what: str, method, *args):
+    """``method(*args)``, or ``_DOWN`` if the cache fails: the page is computed without it."""
     try:
         return method(*args)
-    except Exception:  # a cache that is down is skipped: the page is computed without it
-        logger.warning("stats cache: read failed", exc_info=True)
+    except Exception:
+        logger.warning("stats cache: %s failed", what, exc_info=True)
         return _DOWN
 
 
-def _write(method, *args) -> None:
-    try:
-        method(*args)
-    except Exception:
-        logger.warning("stats cache: write failed", exc_info=True)
-
-
 def history_rows(entries: list, render) -> list[SafeString]:
-    """The rows of a page of history, in order. The row of a finished or stopped game never
-    changes (its totals, result, table and players are final): it is read from the cache, kept
-    per entry, state and language (and the game's seed and start, which no other database's
-    game shares). The other rows, and rows not found, are rendered (``render``: a template's
-    render, given ``{"entry": entry}``), their players read in one query for them all
-    (stats.queries.add_players)."""
+    """The rows of a page of history, in order: a finished or stopped game's from the cache,
+    the others rendered (``render({"entry": entry})``), their players read in one query."""
     names = {
         entry.pk: "stats:row:"
         + hashlib.sha256(
@@ -147,7 +129,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
         for entry in entries
         if entry.game.status in DONE
     }
-    found = _read(cache.get_many, list(names.values())) if names else {}
+    found = _try("read", cache.get_many, list(names.values())) if names else {}
     if found is _DOWN:
         found, names = {}, {}
     missing = [entry for entry in entries if names.get(entry.pk) not in found]
@@ -156,7 +138,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
     made = {entry.pk: str(render({"entry": entry})) for entry in missing}
     kept = {names[pk]: html for pk, html in made.items() if pk in names}
     if kept:
-        _write(cache.set_many, kept, TIMEOUT)
+        _try("write", cache.set_many, kept, TIMEOUT)
     return [
         mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
         for entry in entries
@@ -164,15 +146,7 @@ def history_rows(entries: list, render) -> list[SafeString]:
 
 
 def fragment(kind: str, values: object, render) -> SafeString:
-    """HTML that ``values`` (with the language and the fingerprint) determine entirely:
-    ``render()``-ed once, then read from the cache under a digest of them. Nothing to
-    invalidate: other values are another entry."""
+    """HTML that ``values`` (with the language and the code) determine entirely: ``render()``-ed
+    once, then read from the cache."""
     digest = hashlib.sha256(f"{fingerprint()}:{get_language()}:{values!r}".encode())
-    name = f"stats:{kind}:{digest.hexdigest()[:32]}"
-    found = _read(cache.get, name)
-    if isinstance(found, str):
-        return mark_safe(found)
-    html = str(render())
-    if found is not _DOWN:
-        _write(cache.set, name, html, TIMEOUT)
-    return mark_safe(html)
+    return mark_safe(_cached(f"stats:{kind}:{digest.hexdigest()[:32]}", lambda: str(render())))

@@ -1,11 +1,7 @@
-"""Reads for the profile and players pages: every figure is aggregated by the database.
+"""Reads for the profile and players pages, aggregated by the database in a fixed number of
+queries. A private game counts only for a ``viewer`` who played in it or a moderator."""
 
-The figures are SQL over the per-round and per-game rows of stats.models, read through one
-index per player, so a profile costs a fixed number of queries whose work grows with that
-player's rows only. A private game counts only when the ``viewer`` played in it or is a
-moderator (core.access.sees_private_games); no viewer: public games only.
-"""
-
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -39,7 +35,6 @@ from stats.models import GameResult, RatingChange, RoundResult
 RECENT_GAMES = 20
 HISTORY_PAGE = 20
 LEADERBOARD_PAGE = 50
-# What a leaderboard row shows (accounts/leaderboard.html): the name, the rating and its games.
 LEADERBOARD_FIELDS = ("id", "username", "rating_mu", "rating_sigma", "rated_games")
 RATING_POINTS = 200
 OPPONENTS = 5
@@ -52,15 +47,15 @@ def sees_all(user, viewer) -> bool:
     return viewer is not None and (viewer == user or sees_private_games(viewer))
 
 
-def visible(user, viewer) -> Q:
-    """A filter on stats rows (and GamePlayer): the games of ``user`` that ``viewer`` may see."""
+def visible(user, viewer, public: str = "is_public") -> Q:
+    """A filter on rows of ``user``'s games (``public``: the field that says a game is public):
+    those ``viewer`` may see."""
     if sees_all(user, viewer):
         return Q()
     if viewer is None or not viewer.is_authenticated:
-        return Q(is_public=True)
-    # The viewer's private games only (a public game passes anyway): a tenth of their games.
+        return Q((public, True))
     mine = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
-    return Q(is_public=True) | Q(game_id__in=mine)
+    return Q((public, True)) | Q(game_id__in=mine)
 
 
 @dataclass
@@ -83,22 +78,9 @@ class Side:
     distribution: list[tuple[int, int]] = field(default_factory=list)
 
     @property
-    def win_rate(self) -> float | None:
-        return self.wins / self.games if self.games else None
-
-    @property
-    def ender_rate(self) -> float | None:
-        return self.ended / self.rounds if self.rounds else None
-
-    @property
-    def doubled_rate(self) -> float | None:
-        return self.doubled / self.ended if self.ended else None
-
-    @property
     def trend(self) -> float | None:
-        """Recent mean round score minus the overall one (negative: getting better); None
-        until there are more games than the last ``RECENT_GAMES`` (both means are over the
-        same rounds then: a "0.0" would say nothing)."""
+        """Recent mean round score minus the overall one (negative: better); None until there
+        are more games than ``RECENT_GAMES``."""
         if self.games <= RECENT_GAMES or self.mean_round is None or self.recent_mean_round is None:
             return None
         return self.recent_mean_round - self.mean_round
@@ -127,7 +109,6 @@ def player_profile(user, *, viewer=None) -> Profile:
         side = sides[row["with_bots"]]
         side.games += row["games"]
         side.wins += row["wins"]
-        row["win_rate"] = row["wins"] / row["games"]
         side.by_players.append(row)
 
     recent = {
@@ -137,9 +118,7 @@ def player_profile(user, *, viewer=None) -> Profile:
     in_recent = Q(with_bots=False, game_id__in=recent[False]) | Q(
         with_bots=True, game_id__in=recent[True]
     )
-    # The round figures and the distribution from one pass over the player's rounds (in the
-    # order of their index): per kind and score, how many rounds, how many ended, doubled,
-    # in the last games, and the columns removed.
+    # The round figures and the distribution from one pass over the player's rounds.
     scores = (
         rounds.values("with_bots", "score")
         .annotate(
@@ -151,33 +130,24 @@ def player_profile(user, *, viewer=None) -> Profile:
         )
         .order_by()
     )
-    sums = {kind: {"score": 0, "recent": 0, "recent_score": 0, "columns": 0} for kind in sides}
-    buckets: dict[tuple[bool, int], int] = {}
-    for row in scores:
-        kind, score, n = row["with_bots"], row["score"], row["n"]
-        side, total = sides[kind], sums[kind]
-        side.rounds += n
-        side.ended += row["ended"]
-        side.doubled += row["doubled"]
-        total["score"] += score * n
-        total["recent"] += row["recent"]
-        total["recent_score"] += score * row["recent"]
-        total["columns"] += row["columns"]
-        key = (kind, score // BUCKET * BUCKET)
-        buckets[key] = buckets.get(key, 0) + n
+    rows = list(scores)
     for kind, side in sides.items():
-        total = sums[kind]
-        if side.rounds:
-            side.mean_round = total["score"] / side.rounds
-            side.columns = total["columns"] / side.rounds
-        if total["recent"]:
-            side.recent_mean_round = total["recent_score"] / total["recent"]
-        starts = [start for k, start in buckets if k == kind]
-        if starts:
-            side.distribution = [
-                (start, buckets.get((kind, start), 0))
-                for start in range(min(starts), max(starts) + BUCKET, BUCKET)
-            ]
+        mine = [row for row in rows if row["with_bots"] == kind]
+        if not mine:
+            continue
+        side.rounds = sum(row["n"] for row in mine)
+        side.ended = sum(row["ended"] for row in mine)
+        side.doubled = sum(row["doubled"] for row in mine)
+        side.mean_round = sum(row["score"] * row["n"] for row in mine) / side.rounds
+        side.columns = sum(row["columns"] for row in mine) / side.rounds
+        recent = sum(row["recent"] for row in mine)
+        if recent:
+            side.recent_mean_round = sum(row["score"] * row["recent"] for row in mine) / recent
+        buckets = Counter()
+        for row in mine:
+            buckets[row["score"] // BUCKET * BUCKET] += row["n"]
+        starts = range(min(buckets), max(buckets) + BUCKET, BUCKET)
+        side.distribution = [(start, buckets[start]) for start in starts]
 
     # A resigned game's total is that of the rounds played before it stopped: no game's.
     for (kind, end), row in _extremes(
@@ -187,32 +157,20 @@ def player_profile(user, *, viewer=None) -> Profile:
     for (kind, end), row in _extremes(rounds, "score", "-scored_at").items():
         setattr(sides[kind], f"{end}_round", row)
 
+    changes = RatingChange.objects.filter(
+        visible(user, viewer, "game__lobby__is_public"), user=user
+    )
     history = list(
-        _rating_changes(user, viewer)
-        .order_by("-rated_at", "-game_id")
-        .values("rating_before", "rating_after", "rated_at", "game_id")[:RATING_POINTS]
+        changes.order_by("-rated_at", "-game_id").values(
+            "rating_before", "rating_after", "rated_at", "game_id"
+        )[:RATING_POINTS]
     )[::-1]
     return Profile(sides[False], sides[True], history, _opponents(user, viewer))
 
 
-def _rating_changes(user, viewer):
-    """``user``'s rating changes in the games ``viewer`` may see (the chart of a private game's
-    change would tell its result). RatingChange rows have no is_public of their own: the
-    game's lobby says it, as for the history; the viewer's own private games from their rows."""
-    changes = RatingChange.objects.filter(user=user)
-    if sees_all(user, viewer):
-        return changes
-    public = Q(game__lobby__is_public=True)
-    if viewer is None or not viewer.is_authenticated:
-        return changes.filter(public)
-    mine = GameResult.objects.filter(user_id=viewer.pk, is_public=False).values("game_id")
-    return changes.filter(public | Q(game_id__in=mine))
-
-
 def _extremes(rows, column: str, recent: str) -> dict:
     """{(with_bots, "best" or "worst"): the row with the lowest or highest ``column``}, the
-    latest first on a tie: each the first entry of an index (user, with_bots, column), in one
-    query (UNION ALL) where the database allows, else four."""
+    latest first on a tie; one query (UNION ALL) where the database allows, else four."""
     parts = [
         rows.filter(with_bots=kind)
         .annotate(end=Value(end))
@@ -246,8 +204,7 @@ LIMIT %s
 
 def _opponents(user, viewer) -> list[dict]:
     """The people ``user`` played most in their last ``OPPONENT_GAMES`` games, with who finished
-    lower in their games together. Raw SQL: a self-join of the game rows on the game.
-    """
+    lower in their games together."""
     seen, params = "", [user.pk]
     if not sees_all(user, viewer):
         seen = "AND is_public"
@@ -265,8 +222,7 @@ def _opponents(user, viewer) -> list[dict]:
 
 @dataclass
 class HistoryPage:
-    """A page of a player's history; no count of all pages (counting a regular's thousands
-    of games costs more than the page itself): it knows only whether there is a next."""
+    """A page of a player's history that knows only whether there is a next (no count)."""
 
     entries: list
     number: int
@@ -294,15 +250,13 @@ class HistoryPage:
         return self.number + 1
 
 
-# Far past any history (twenty million games), and an OFFSET every database holds: a larger
-# ?page= overflowed it (a 500).
+# Far past any history, and an OFFSET every database holds.
 MAX_HISTORY_PAGE = 1_000_000
 
 
 def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
-    """A page of ``user``'s games that ``viewer`` may see, newest first (running and stopped
-    ones too), each with its game and lobby (one query); :func:`add_players` adds every
-    player's seat to the entries that need them (one more)."""
+    """A page of ``user``'s games that ``viewer`` may see, newest first, with game and lobby
+    (one query; :func:`add_players` adds the seats)."""
     try:
         number = min(max(1, int(page)), MAX_HISTORY_PAGE)
     except (TypeError, ValueError):
@@ -333,8 +287,7 @@ def add_players(entries: list[GamePlayer]) -> None:
 
 
 def recent_games(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:
-    """``user``'s latest ``limit`` games that ``viewer`` may see, as :func:`player_history`,
-    with their players."""
+    """``user``'s latest ``limit`` games that ``viewer`` may see, with their players."""
     return list(_history(user, viewer).defer("game__snapshot").prefetch_related(_players())[:limit])
 
 
@@ -357,31 +310,6 @@ def _history(user, viewer):
     return entries.select_related("game__lobby").order_by("-game_id")
 
 
-def _score():
-    return F("rating_mu") - 3 * F("rating_sigma")
-
-
-def ranked_players(*, period: str = "all", min_games: int = 1):
-    """Rated, active, unbanned users in rating order (a cautious estimate, as shown)."""
-    players = get_user_model().objects.filter(
-        is_active=True, is_banned=False, rated_games__gte=max(1, min_games)
-    )
-    if period == "30d":
-        since = timezone.now() - timedelta(days=30)
-        players = players.filter(
-            Exists(RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since))
-        )
-    return players.annotate(score=_score())
-
-
-class _Paginator(Paginator):
-    """A paginator told its count (computed with the viewer's rank, in one query)."""
-
-    def __init__(self, rows, per_page, count: int):
-        super().__init__(rows, per_page)
-        self.count = count
-
-
 def leaderboard(
     *,
     period: str = "all",
@@ -390,44 +318,33 @@ def leaderboard(
     page: object = 1,
     viewer=None,
 ):
-    """A page of the leaderboard; each user carries ``rank`` (ties share one). The page's
-    ``my_rank``: the logged-in ``viewer``'s rank with these filters (None: not on it, or no
-    viewer), counted in the query that counts the rows: two queries in all."""
-    players = ranked_players(period=period, min_games=min_games)
+    """A page of the rated, active, unbanned users by rating, each with ``rank`` (ties share
+    one), the page with the ``viewer``'s ``my_rank`` (None: not on it): two queries."""
+    users = get_user_model().objects.filter(is_active=True, is_banned=False)
+    players = users.filter(rated_games__gte=max(1, min_games))
+    if period == "30d":
+        since = timezone.now() - timedelta(days=30)
+        changes = RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since)
+        players = players.filter(Exists(changes))
+    players = players.annotate(score=F("rating_mu") - 3 * F("rating_sigma"))  # as shown
     sums = {"count": Count("pk", filter=Q(username__icontains=search) if search else None)}
     if viewer is not None and viewer.is_authenticated:
-        sums |= _rank_sums(players, viewer)
+        mine = players.filter(pk=viewer.pk).values_list("score", flat=True)
+        sums["on"] = Count("pk", filter=Q(pk=viewer.pk))
+        sums["better"] = Count("pk", filter=Q(score__gt=Subquery(mine)))
     counts = players.aggregate(**sums)
     rows = players.only(*LEADERBOARD_FIELDS).annotate(
         rank=Window(Rank(), order_by=F("score").desc())
     )
     if search:
-        # A filter on a window expression applies after the windows are computed (an outer
-        # query): the ranks stay those of the whole list, not of the names found. A frame of
-        # the row itself, in the rank's order: one sort serves both windows.
+        # Filtered on a window (an outer query): the ranks stay those of the whole list.
         found = Case(When(username__icontains=search, then=Value(1)), default=Value(0))
         rows = rows.annotate(
             found=Window(Max(found), order_by=F("score").desc(), frame=RowRange(0, 0))
         ).filter(found=1)
     rows = rows.order_by("-score", "username")
-    result = _Paginator(rows, LEADERBOARD_PAGE, counts["count"]).get_page(page)
-    result.my_rank = _rank(counts) if "on" in counts else None
+    paginator = Paginator(rows, LEADERBOARD_PAGE)
+    paginator.count = counts["count"]  # counted with the viewer's rank
+    result = paginator.get_page(page)
+    result.my_rank = counts["better"] + 1 if counts.get("on") else None
     return result
-
-
-def _rank_sums(players, user) -> dict:
-    mine = players.filter(pk=user.pk).values_list("score", flat=True)
-    return {
-        "on": Count("pk", filter=Q(pk=user.pk)),
-        "better": Count("pk", filter=Q(score__gt=Subquery(mine))),
-    }
-
-
-def _rank(counts: dict) -> int | None:
-    return counts["better"] + 1 if counts["on"] else None
-
-
-def rank_of(user, *, period: str = "all", min_games: int = 1) -> int | None:
-    """``user``'s rank on the leaderboard with these filters (None: not on it): one query."""
-    players = ranked_players(period=period, min_games=min_games)
-    return _rank(players.aggregate(**_rank_sums(players, user)))

@@ -1,8 +1,4 @@
-"""Player ratings with OpenSkill (Plackett-Luce), a multiplayer model that handles ties.
-
-Only human players are rated, and only in games with at least two of them: a bot's strength is
-fixed, so a game against bots alone says little about the player's standing among people.
-"""
+"""Player ratings with OpenSkill (Plackett-Luce): humans only, in games with at least two."""
 
 from openskill.models import PlackettLuce
 
@@ -19,9 +15,8 @@ def game_finished(*, game, players, **kwargs) -> None:
 
 
 def rate_finished_game(*, totals_by_user: dict[int, int], game_id: int | None = None) -> None:
-    """Update the ratings of the users in ``totals_by_user`` (user id -> final total; a lower
-    total ranks better, equal totals tie), and keep each one's before and after as a snapshot
-    of ``game_id``. Inside the transaction that finishes the game."""
+    """Rate the users of ``totals_by_user`` (user id -> final total, lower is better) and keep
+    the snapshots of ``game_id``."""
     if len(totals_by_user) < 2:
         return
 

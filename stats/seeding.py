@@ -1,27 +1,28 @@
-"""Fill a database with realistic finished games quickly (``manage.py seed_games``).
-
-A pool of games played to the end by the engine with the easy bot (so every record is valid)
-is dealt to players sampled with a skew, bots in some seats; each game's rows are written as
-the services would, in chunks of one transaction (COPY on PostgreSQL). Deterministic for a
-``seed``.
-"""
+"""Fill a database with realistic finished games quickly (``manage.py seed_games``): a pool of
+games the easy bot played to the end, dealt to players sampled with a skew, written in chunks
+(COPY on PostgreSQL). Deterministic for a ``seed``."""
 
 import itertools
 import json
 import random
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from accounts.models import shown_rating
 from games import engine
 from games.bots import LEVEL_LABELS, get_bot
 from games.models import Game, GamePlayer, Lobby, Move, Round
+from games.services.lobbies import seat_names
 from stats.models import GameResult, RatingChange, RoundResult
 from stats.ratings import MODEL
 from stats.recording import columns_removed, figures_changed
@@ -40,16 +41,13 @@ class Played:
     moves: list[tuple[int, int, str, str | None]]
     totals: list[int]
 
-    @property
+    @cached_property
     def move_lines(self) -> list[bytes]:
-        """The moves as COPY text without the game and the time: version, round, seat,
-        action, reshuffle (JSON of small integers: nothing to escape)."""
-        if not hasattr(self, "_lines"):
-            self._lines = [
-                f"{v}\t{number}\t{seat}\t{action}\t{reshuffle or chr(92) + 'N'}".encode()
-                for v, (number, seat, action, reshuffle) in enumerate(self.moves, start=1)
-            ]
-        return self._lines
+        """The moves as COPY text without the game and the time (nothing to escape)."""
+        return [
+            f"{v}\t{number}\t{seat}\t{action}\t{reshuffle or chr(92) + 'N'}".encode()
+            for v, (number, seat, action, reshuffle) in enumerate(self.moves, start=1)
+        ]
 
 
 def play(n: int, seed: int) -> Played:
@@ -85,8 +83,8 @@ def play(n: int, seed: int) -> Played:
 
 
 class Writer:
-    """Rows by model: COPY on PostgreSQL, bulk_create elsewhere. Columns not given take
-    their field's default, so fields added later need nothing here."""
+    """Rows by model: COPY on PostgreSQL, bulk_create elsewhere; columns not given take their
+    field's default."""
 
     def __init__(self):
         self.rows: dict[type, list[dict]] = {}
@@ -97,10 +95,8 @@ class Writer:
         self.rows.setdefault(model, []).append(values)
 
     def flush(self) -> None:
-        """Write the rows, in the caller's transaction. On PostgreSQL, when the role may, the
-        foreign-key triggers are off for it (``session_replication_role``): the rows are
-        consistent by construction, and checking each of a million move rows' game doubled
-        the time."""
+        """Write the rows, in the caller's transaction; on PostgreSQL without foreign-key checks
+        when the role may (they doubled the time; the rows are consistent by construction)."""
         if self.copy:
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit = off")
@@ -116,7 +112,7 @@ class Writer:
                 self.moves,
             )
         for model, rows in self.rows.items():
-            if connection.vendor == "postgresql":
+            if self.copy:
                 self._copy(model, rows)
             else:
                 model.objects.bulk_create([model(**row) for row in rows], batch_size=500)
@@ -125,16 +121,11 @@ class Writer:
     @staticmethod
     def _copy_text(model, names: list[str], chunks: list[bytes]) -> None:
         """COPY lines already in COPY's text format (the columns ``names``, in order)."""
-        fields = {f.attname: f for f in model._meta.concrete_fields}
-        extra = [f for f in fields.values() if f.attname not in names and not f.primary_key]
+        fields = model._meta.concrete_fields
+        extra = [f for f in fields if f.attname not in names and not f.primary_key]
         if extra:
             raise NotImplementedError(f"{model.__name__} has new columns: {extra}")
-        columns = ", ".join(connection.ops.quote_name(fields[n].column) for n in names)
-        table = connection.ops.quote_name(model._meta.db_table)
-        with (
-            connection.cursor() as cursor,
-            cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
+        with _copy_into(model, names) as copy:
             for chunk in chunks:
                 copy.write(chunk)
 
@@ -142,31 +133,32 @@ class Writer:
     def _copy(model, rows: list[dict]) -> None:
         given = rows[0].keys()
         fields = [f for f in model._meta.concrete_fields if f.attname in given or not f.primary_key]
-        defaults = {f.attname: f.get_default() for f in fields if f.attname not in given}
-        for name, value in defaults.items():
-            if isinstance(value, list | dict):
-                defaults[name] = json.dumps(value)
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-        names = [f.attname for f in fields]
-        json_fields = {f.attname for f in fields if f.get_internal_type() == "JSONField"}
-        table = connection.ops.quote_name(model._meta.db_table)
-        with (
-            connection.cursor() as cursor,
-            cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
+        defaults = {f.attname: _json(f.get_default()) for f in fields if f.attname not in given}
+        with _copy_into(model, [f.attname for f in fields]) as copy:
             for row in rows:
                 copy.write_row(
                     [
-                        _json(row[n])
-                        if n in json_fields and n in row
-                        else row.get(n, defaults.get(n))
-                        for n in names
+                        _json(row[f.attname]) if f.attname in row else defaults[f.attname]
+                        for f in fields
                     ]
                 )
 
 
+@contextmanager
+def _copy_into(model, names: list[str]):
+    """A COPY into ``model``'s table, of the columns of the fields ``names``."""
+    fields = {f.attname: f for f in model._meta.concrete_fields}
+    columns = ", ".join(connection.ops.quote_name(fields[n].column) for n in names)
+    table = connection.ops.quote_name(model._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        yield copy
+
+
 def _json(value):
-    return value if value is None or isinstance(value, str) else json.dumps(value)
+    return json.dumps(value) if isinstance(value, list | dict) else value
 
 
 def _next_id(model) -> int:
@@ -174,15 +166,9 @@ def _next_id(model) -> int:
 
 
 def _reset_sequences(models) -> None:
-    if connection.vendor != "postgresql":
-        return
     with connection.cursor() as cursor:
-        for model in models:
-            table = model._meta.db_table
-            cursor.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"(SELECT COALESCE(MAX(id), 1) FROM {table}))"
-            )
+        for sql in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(sql)
 
 
 def seed_games(
@@ -249,13 +235,7 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
     level = rng.choice(tuple(LEVEL_LABELS))
     seats = humans + [None] * bots
     rng.shuffle(seats)
-    names, count = [], 0
-    for user in seats:
-        if user is None:
-            count += 1
-            names.append(f"{LEVEL_LABELS[level]} bot {count}")
-        else:
-            names.append(user.username)
+    names = seat_names([(user, "" if user else level) for user in seats])
     public = rng.random() < PUBLIC
     with_bots = bots > 0
     host = next(u for u in seats if u is not None)
@@ -288,30 +268,17 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
     )
     best = min(game.totals)
     for seat, user in enumerate(seats):
-        writer.add(
-            GamePlayer,
-            game_id=game_id,
-            seat=seat,
-            user_id=user.pk if user else None,
-            bot_level="" if user else level,
-            name=names[seat],
-            total=game.totals[seat],
-            won=game.totals[seat] == best,
-        )
+        result = {"total": game.totals[seat], "won": game.totals[seat] == best}
+        user_id = user.pk if user else None
+        row = {"game_id": game_id, "seat": seat, "user_id": user_id}
+        writer.add(GamePlayer, **row, **result, bot_level="" if user else level, name=names[seat])
         common = dict(
-            game_id=game_id,
-            seat=seat,
-            user_id=user.pk if user else None,
-            is_bot=user is None,
-            player_count=n,
-            with_bots=with_bots,
-            is_public=public,
+            **row, is_bot=user is None, player_count=n, with_bots=with_bots, is_public=public
         )
         writer.add(
             GameResult,
             **common,
-            total=game.totals[seat],
-            won=game.totals[seat] == best,
+            **result,
             place=1 + sum(t < game.totals[seat] for t in game.totals),
             rounds=len(game.rounds),
             finished_at=finished_at,
@@ -332,15 +299,12 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
                 scored_at=when + timedelta(minutes=2 * number),
             )
     for number, rnd in enumerate(game.rounds, start=1):
+        row = {name: rnd[name] for name in ("deck", "starter", "ender", "raw", "scores")}
         writer.add(
             Round,
+            **row,
             game_id=game_id,
             number=number,
-            deck=rnd["deck"],
-            starter=rnd["starter"],
-            ender=rnd["ender"],
-            raw=rnd["raw"],
-            scores=rnd["scores"],
             dealt_at=when + timedelta(minutes=2 * number - 2),
             scored_at=when + timedelta(minutes=2 * number),
         )
@@ -381,7 +345,7 @@ def _rate(writer, game, seats, ratings, game_id, finished_at) -> None:
             sigma_before=sigma,
             mu_after=new.mu,
             sigma_after=new.sigma,
-            rating_before=round(1000 + 40 * (mu - 3 * sigma)),
-            rating_after=round(1000 + 40 * (new.mu - 3 * new.sigma)),
+            rating_before=shown_rating(mu, sigma),
+            rating_after=shown_rating(new.mu, new.sigma),
             rated_at=finished_at,
         )

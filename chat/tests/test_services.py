@@ -31,7 +31,6 @@ def test_a_player_posts_in_the_players_channel(game, alice):
     message = services.chat_post(user=alice, text="  hello\n  there ", game_id=game.pk)
     assert message.channel == Message.Channel.PLAYERS
     assert message.text == "hello there"
-    assert message.anchor == f"chat-msg-{message.pk}"
 
 
 def test_a_watcher_posts_in_the_spectators_channel(game, charlie):
@@ -158,8 +157,6 @@ def test_hide_keeps_the_row_and_drops_it_from_reads(game, alice, bob, charlie):
     assert services.message_hide(message_id=message.pk, by=bob).hidden_at == first
     texts = [m.text for m in selectors.messages_for(user=bob, game_id=game.pk)]
     assert texts == ["ok"]
-    services.message_unhide(message_id=message.pk)
-    assert len(selectors.messages_for(user=bob, game_id=game.pk)) == 2
 
 
 def test_mute_hides_in_every_game(settings, alice, bob, charlie):

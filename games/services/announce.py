@@ -1,5 +1,4 @@
-"""What the services tell after the commit (transaction.on_commit -> games.publish), so that
-every accepted change is saved before anyone hears of it. Call inside the transaction."""
+"""What the services tell after the commit (games.publish): saved before anyone hears of it."""
 
 from django.db import transaction
 
@@ -7,8 +6,7 @@ from games import engine, publish, selectors
 
 
 def game(row, state: engine.Game, event: dict, seats=None) -> None:
-    """Every socket of game ``row`` gets its new version: the public view, the public meta
-    (``seats``: presence.seats_of, needed while it is playing) and ``event``."""
+    """Every socket of game ``row`` gets its new version: public view, meta and ``event``."""
     public = engine.view_of(state, None)
     meta = selectors.game_meta(row, state, seats)
     transaction.on_commit(lambda: publish.game_changed(public, meta, event))

@@ -47,34 +47,22 @@ def lobby_create(
     disconnect_grace: int | None = None,
     turn_clock: int = 0,
 ) -> Lobby:
-    """Open a lobby with ``seat_count`` seats; the host takes seat 0. ``turn_clock``: seconds
-    per turn (one of TURN_CLOCKS), 0 for none (games.clock)."""
-    if disconnect_grace is None:
-        disconnect_grace = settings.SKYJO_DISCONNECT_GRACE
-    if type(disconnect_grace) is not int or not 0 <= disconnect_grace <= MAX_GRACE:
-        raise InvalidLobby(
-            format_lazy(_("The disconnect grace must be from 0 to {max} seconds."), max=MAX_GRACE)
-        )
+    """Open a lobby with ``seat_count`` seats, the host in seat 0; ``turn_clock``: seconds per
+    turn (one of TURN_CLOCKS), 0 for none."""
+    grace = settings.SKYJO_DISCONNECT_GRACE if disconnect_grace is None else disconnect_grace
+    _within(grace, 0, MAX_GRACE, _("The disconnect grace must be from 0 to {max} seconds."))
     if type(turn_clock) is not int or turn_clock not in TURN_CLOCKS:
+        clocks = ", ".join(str(s) for s in TURN_CLOCKS if s)
         raise InvalidLobby(
-            format_lazy(
-                _("The turn clock is off (0) or one of {seconds} seconds."),
-                seconds=", ".join(str(s) for s in TURN_CLOCKS if s),
-            )
+            format_lazy(_("The turn clock is off (0) or one of {seconds} seconds."), seconds=clocks)
         )
     name = one_line(name or "")
     if has_nothing_to_see(name) or len(name) > MAX_NAME:
         raise InvalidLobby(
             format_lazy(_("A lobby needs a name of 1 to {max} characters."), max=MAX_NAME)
         )
-    if type(seat_count) is not int or not MIN_SEATS <= seat_count <= MAX_SEATS:
-        raise InvalidLobby(
-            format_lazy(_("A lobby has {min} to {max} seats."), min=MIN_SEATS, max=MAX_SEATS)
-        )
-    if type(end_score) is not int or not 1 <= end_score <= MAX_END_SCORE:
-        raise InvalidLobby(
-            format_lazy(_("The end score must be from 1 to {max}."), max=MAX_END_SCORE)
-        )
+    _within(seat_count, MIN_SEATS, MAX_SEATS, _("A lobby has {min} to {max} seats."))
+    _within(end_score, 1, MAX_END_SCORE, _("The end score must be from 1 to {max}."))
     with transaction.atomic():
         check_tables(host, lock=True)
         lobby = Lobby.objects.create(
@@ -85,7 +73,7 @@ def lobby_create(
             end_score=end_score,
             double_on_tie=bool(double_on_tie),
             final_reveal_clears_columns=bool(final_reveal_clears_columns),
-            disconnect_grace=disconnect_grace,
+            disconnect_grace=grace,
             turn_clock=turn_clock,
         )
         Seat.objects.bulk_create(
@@ -195,8 +183,7 @@ def lobby_remove_bot(*, lobby_id: int, host, seat_index: int) -> None:
 
 def bot_game_create(*, user, bots: int = 3, level: str = "medium", end_score: int = 100) -> Game:
     """One click from the home page: a private lobby of ``user`` and ``bots`` bots, started."""
-    if type(bots) is not int or not 1 <= bots <= MAX_SEATS - 1:
-        raise InvalidLobby(format_lazy(_("Play against 1 to {max} bots."), max=MAX_SEATS - 1))
+    _within(bots, 1, MAX_SEATS - 1, _("Play against 1 to {max} bots."))
     _check_level(level)
     with transaction.atomic():
         lobby = lobby_create(
@@ -228,13 +215,7 @@ def lobby_start(*, lobby_id: int, user) -> Game:
 
 def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     """A new game in ``lobby`` (locked) for ``players``: (user or ``None``, bot level)."""
-    names, counts = [], {}
-    for user, level in players:  # bots as "Medium bot 1", "Medium bot 2", numbered per level
-        if user is not None:
-            names.append(user.username)
-        else:
-            counts[level] = counts.get(level, 0) + 1
-            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    names = seat_names(players)
     seed = secrets.randbits(62)
     state = engine.Game(names, engine.Rules(**lobby.rules_json), seed=seed)
     game = Game.objects.create(
@@ -250,10 +231,22 @@ def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
     return game
 
 
+def seat_names(players: list[tuple[object, str]]) -> list[str]:
+    """The names of ``players`` (user or ``None``, bot level): bots as "Medium bot 1", "Medium
+    bot 2", numbered per level."""
+    names, counts = [], {}
+    for user, level in players:
+        if user is not None:
+            names.append(user.username)
+        else:
+            counts[level] = counts.get(level, 0) + 1
+            names.append(f"{LEVEL_LABELS.get(level, level.title())} bot {counts[level]}")
+    return names
+
+
 def check_tables(user, *, lock: bool = False) -> None:
-    """Refuse ``user`` a new table (a lobby, a seat, a bot game, a rematch) while they sit in
-    SKYJO_MAX_TABLES open lobbies and games in play already: the bot runner plays every game
-    to its end, whoever is there. ``lock``: count their requests one at a time."""
+    """Refuse ``user`` a new table while they sit in SKYJO_MAX_TABLES open lobbies and games in
+    play already. ``lock``: count their requests one at a time."""
     limit = settings.SKYJO_MAX_TABLES
     if not limit or not settings.RATELIMIT_ENABLE:
         return
@@ -265,6 +258,11 @@ def check_tables(user, *, lock: bool = False) -> None:
         raise TooManyTables(limit)
 
 
+def _within(value, low: int, high: int, message) -> None:
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidLobby(format_lazy(message, min=low, max=high))
+
+
 def _check_open(lobby: Lobby) -> None:
     if lobby.status == Lobby.Status.CLOSED:
         raise LobbyClosed()
@@ -273,7 +271,6 @@ def _check_open(lobby: Lobby) -> None:
 
 
 def _lock_as_host(lobby_id: int, host, refusal: str) -> Lobby:
-    """Lock the lobby; refuse (``refusal``) anyone but its host, and a lobby no longer open."""
     lobby = locks.lobby(lobby_id)
     if lobby.host_id != host.pk:
         raise NotHost(refusal)

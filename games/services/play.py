@@ -1,13 +1,5 @@
-"""Play: moves, getting ready, rematch, ending a game against bots, aborting.
-
-A move takes no lock. A running game's row and engine state are held in the process
-(``_HELD``, by game id, as last committed here) and a move is decided by one conditional write,
-``UPDATE games_game ... SET version = v + 1 WHERE id = ... AND version = v``, with its Move row
-in the same transaction. A write that matches no row lost to another writer: the held state
-is dropped and the move is judged again on the saved one (``StaleVersion`` unless it is still
-valid there, as the reveals everyone makes at once are); so is a move the held state refuses.
-Everything is told after the commit.
-"""
+"""Play: moves, getting ready, rematch, ending, aborting. A move takes no lock: one conditional
+write (``... WHERE version = v``) with its Move row decides it; a lost one is judged anew."""
 
 import copy
 from dataclasses import dataclass
@@ -24,11 +16,11 @@ from core.errors import (
     IllegalMove,
     LobbyClosed,
     NotAPlayer,
-    NotFound,
     NotYoursToEnd,
     ServiceError,
     StaleVersion,
     WrongPhase,
+    found,
 )
 from games import clock, engine, movelog, presence, selectors, signals
 from games.bots import AWAY_LEVEL
@@ -73,14 +65,10 @@ def game_apply_action(
     seat: int | None = None,
     timed_out: bool = False,
 ) -> MoveResult:
-    """Apply one engine step for ``user`` (or, for the bot runner, ``seat``) and save it.
-    ``timed_out``: the runner plays it because the turn clock ran out on ``seat``.
-
-    Refuses, changing nothing: a non-player, a game over, a ``version`` other than the game's
-    (except reveals in the reveal phase, which all players make at once), and everything the
-    engine refuses."""
-    if (user is None) == (seat is None):
-        raise ValueError("pass exactly one of user and seat")
+    """Apply one step of ``user`` (or, for the bot runner, ``seat``; ``timed_out``: its clock
+    ran out) and save it. Refuses a non-player, a game over, a stale ``version`` (but for
+    simultaneous reveals) and what the engine refuses, changing nothing."""
+    _one_of(user, seat)
     if timed_out and user is not None:
         raise ValueError("only the runner plays a turn whose time ran out")
     if type(version) is not int:
@@ -104,8 +92,7 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
     with transaction.atomic():
         game, state = _held(game_id, fresh=fresh)
         seats = presence.seats_of(game)
-        if user is not None:
-            seat = player_seat(seats, user)
+        seat = seat if user is None else player_seat(seats, user)
         round_before, results_before = state.round, len(state.results)
         turn_before = clock.turn_of(state)
         try:
@@ -113,7 +100,7 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
         except ServiceError:
             if fresh:
                 raise
-            raise _Lost from None  # judged on the held state: again on the saved one
+            raise _Lost from None
         before = game.version
         if state.finished:  # the lobby's row first: the lock order
             game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
@@ -124,22 +111,14 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
         if timed_out:
             facts = {**facts, "timed_out": True}
         game.recent = movelog.push(game.recent, facts, game.version)
-        restart = clock.turn_of(state) != turn_before
-        reset = schedule(
-            game, state, seats, restart=restart, mover=seat if user is not None else None
-        )
-        _write(game, state, before, reset=reset)
-        Move.objects.bulk_create(
-            [
-                Move(
-                    game_id=game.pk,
-                    version=game.version,
-                    round=round_before,
-                    seat=seat,
-                    action=step.to_json(),
-                    reshuffle=state.last_reshuffle,
-                )
-            ]
+        _step_write(game, state, before, seats, turn_before, seat if user else None)
+        Move.objects.create(
+            game_id=game.pk,
+            version=game.version,
+            round=round_before,
+            seat=seat,
+            action=step.to_json(),
+            reshuffle=state.last_reshuffle,
         )
         if len(state.results) > results_before:
             _save_scores(game, state, seats)
@@ -148,7 +127,6 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
 
 
 def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dict:
-    """Apply ``step`` of ``seat`` to ``state`` if ``game`` takes it; its public facts."""
     if game.is_over:
         raise GameOver()
     simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
@@ -162,13 +140,11 @@ def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dic
 
 def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
     """Mark a player ready for the next round; deal it once every human player is ready."""
-    if (user is None) == (seat is None):
-        raise ValueError("pass exactly one of user and seat")
+    _one_of(user, seat)
     with transaction.atomic():
         game = locks.game(game_id)
         seats = presence.seats_of(game)
-        if user is not None:
-            seat = player_seat(seats, user)
+        seat = seat if user is None else player_seat(seats, user)
         if game.is_over:
             raise GameOver()
         if game.phase != engine.ROUND_OVER:
@@ -194,11 +170,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
         else:
             game.ready = ready
             event = {"kind": "ready", "seat": seat}
-        restart = clock.turn_of(state) != turn_before
-        reset = schedule(
-            game, state, seats, restart=restart, mover=seat if user is not None else None
-        )
-        _write(game, state, before, reset=reset)
+        _step_write(game, state, before, seats, turn_before, seat if user else None)
         announce.game(game, state, event, seats)
         return game.version
 
@@ -233,12 +205,9 @@ def game_rematch(*, game_id: int, user) -> Game:
 
 
 def game_abandon(*, game_id: int, user, counts: bool | None = None) -> bool:
-    """The only human of a game against bots ends it (its lobby finished). Before a move of
-    their own it is voided (counts nowhere); after one it is resigned: it counts in the
-    statistics as finished, that player last, the best of the others winning. Returns whether
-    it counts. ``counts``: what the player was told (selectors.end_counts); if that no longer
-    holds, :class:`EndingChanged`. Refuses a non-player, a game over, a game with another
-    human seat."""
+    """The only human of a game against bots ends it: voided before a move of their own, else
+    resigned (counts, that player last); returns whether it counts. ``counts``: what the player
+    was told (selectors.end_counts), else :class:`EndingChanged`."""
     with transaction.atomic():
         lobby, game = locks.lobby_and_game(game_id)
         seats = presence.seats_of(game)
@@ -265,9 +234,8 @@ def game_abandon(*, game_id: int, user, counts: bool | None = None) -> bool:
 
 
 def abort_game(game: Game, lobby: Lobby | None, *, void: bool, resigned=None) -> bool:
-    """Abort ``game`` (locked, after its ``lobby``) and tell everyone after the commit; with
-    ``void`` it counts nowhere (``Game.voided``); ``resigned``: the seat that resigned.
-    ``False``: it was over already, and stays as it ended."""
+    """Abort ``game`` (locked, after its ``lobby``), voided with ``void``; ``resigned``: the seat
+    that resigned. ``False``: it was over already."""
     if game.is_over:
         return False
     game.status = Game.Status.ABORTED
@@ -284,8 +252,18 @@ def abort_game(game: Game, lobby: Lobby | None, *, void: bool, resigned=None) ->
     return True
 
 
+def _one_of(user, seat) -> None:
+    if (user is None) == (seat is None):
+        raise ValueError("pass exactly one of user and seat")
+
+
+def _step_write(game, state, before: int, seats: Seats, turn_before, mover) -> None:
+    """Schedule the next look (the clock restarts if the turn changed), then write the step."""
+    restart = clock.turn_of(state) != turn_before
+    _write(game, state, before, reset=schedule(game, state, seats, restart=restart, mover=mover))
+
+
 def player_seat(seats: Seats, user) -> int:
-    """``user``'s seat among ``seats``; ``NotAPlayer`` if they have none."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAPlayer(_("Log in to play."))
     seat = seats.seat_of(user.pk)
@@ -299,14 +277,13 @@ _STEP = ("snapshot", "phase", "version", "recent", "ready", "bot_due_at", "turn_
 
 def _write(game: Game, state, before: int, *, fields=_STEP, reset=None) -> None:
     """The conditional write of ``game``'s ``fields`` (``_Lost`` if its version is no longer
-    ``before``), then the timeouts of ``reset`` (schedule); held here once committed."""
+    ``before``) and of ``reset``'s timeouts; held here once committed."""
     if "snapshot" in fields:
         game.snapshot, game.phase = engine.to_snapshot(state), state.phase
         if game.status == Game.Status.FINISHED:
             fields = (*fields, "status", "finished_at")
     game.updated_at = timezone.now()
     values = {name: getattr(game, name) for name in (*fields, "updated_at")}
-    # The seed tells this game from any other that had its id (a rolled back one).
     if not Game.objects.filter(pk=game.pk, version=before, seed=game.seed).update(**values):
         raise _Lost
     if reset is not None:
@@ -316,19 +293,16 @@ def _write(game: Game, state, before: int, *, fields=_STEP, reset=None) -> None:
 
 
 def _held(game_id: int, *, fresh: bool) -> tuple[Game, engine.Game]:
-    """Copies of the game's row and engine state: as held here, or (``fresh``) as saved."""
+    """Copies of the game's row and state: as held here, or (``fresh``) as saved."""
     held = None if fresh else _HELD.get(game_id)
     if held is None:
         game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(_("There is no such game."))
-        held = _Held(game, restore(game))
+        held = _Held(found(game, _("There is no such game.")), restore(game))
     return copy.copy(held.game), held.state.copy()
 
 
 def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:
-    """A round was scored: its Round row, the players' totals and winners; tells the
-    statistics (games.signals), and at the game's end the lobby list."""
+    """A round was scored: its Round row, the totals and winners, the signals."""
     result = state.results[-1]
     Round.objects.filter(game=game, number=len(state.results)).update(
         starter=result.starter,
@@ -351,6 +325,5 @@ def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:
 
 
 def _engine_error(exc: engine.EngineError) -> IllegalMove:
-    """The engine's English message; it is shown translated by its code (core.errors)."""
     message = str(exc)
     return IllegalMove(message[:1].upper() + message[1:] + ".", code=exc.code)

@@ -13,16 +13,14 @@ from games.services.schedule import restore, schedule
 
 
 def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:
-    """A sign of life from ``user``'s game socket: ``change`` is +1 on connect, -1 on
-    disconnect, 0 for a frame or a heartbeat. ``active``: a frame the player sent, which ends
-    their run of turn-clock timeouts (games.clock). A no-op for spectators. A socket that
-    opened or closed then tells the game's sockets (announce.presence)."""
+    """A sign of life from ``user``'s game socket: ``change`` +1 on connect, -1 on disconnect;
+    ``active``: a frame the player sent, ending their run of timeouts. A no-op for spectators."""
     now = timezone.now()
     rows = GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
     seen = {"last_seen": now}
     if change:
         seen["connections"] = Greatest(F("connections") + change, 0)
-    if active:  # not a seat made away by its timeouts: game_player_back tells everyone
+    if active:
         written = rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS).update(**seen, timeouts=0)
         if not written:
             seat = rows.values_list("seat", flat=True).first()
@@ -36,8 +34,7 @@ def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = Fals
 
 
 def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
-    """``seat``, away after timeouts, sent a frame: it is no longer away (``seen``: the
-    presence columns to write). Tells everyone (a new version); the runner looks again."""
+    """``seat``, away after timeouts, sent a frame: no longer away (``seen``: the columns)."""
     with transaction.atomic():
         game = locks.game(game_id)
         GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
@@ -46,16 +43,14 @@ def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
 
 
 def game_player_reconnected(*, game_id: int, seat: int) -> bool:
-    """``seat`` counted as away (disconnected longer than the grace) when its socket
-    connected: if that ended its away state, tell everyone as game_player_back does. Whether
-    it did."""
+    """``seat``, away after its grace, connected: whether that ended its away state (told)."""
     with transaction.atomic():
         game = locks.game(game_id)
         if game.is_over:
             return False
         seats = presence.seats_of(game)
         if seat in presence.game_away_seats(game, seats=seats):
-            return False  # away after timeouts: only a frame of the player's own ends that
+            return False  # away after timeouts: only a frame of its own ends that
         _announce_back(game, seat, seats)
         return True
 

@@ -1,5 +1,5 @@
-"""When the bot runner (games.autoplay) next looks at a game (``Game.bot_due_at``), the turn
-clock's start (``Game.turn_started_at``), and the runner's own writes."""
+"""When the bot runner next looks at a game (``Game.bot_due_at``), when the turn clock starts,
+and the runner's own writes."""
 
 import secrets
 from datetime import timedelta
@@ -16,16 +16,13 @@ from games.services import locks
 
 
 def restore(game: Game) -> engine.Game:
-    """The engine game of ``game``'s snapshot; what is still to come (a reshuffle, the next
-    deal) gets a fresh secret seed."""
+    """The engine game of ``game``'s snapshot, with a fresh secret seed for what is to come."""
     return engine.from_snapshot(game.snapshot, seed=secrets.randbits(64))
 
 
 def schedule(game: Game, state: engine.Game, seats: Seats, *, restart=False, mover=None):
-    """Set ``game.bot_due_at`` (not saved). ``restart``: what the game waits for changed
-    (clock.turn_of), the turn clock starts again. ``mover``: the seat of a player who acted
-    themself, which ends their run of timeouts: returns that GamePlayer row if its
-    ``timeouts`` must be written as 0 (after the game row: the lock order), else ``None``."""
+    """Set ``game.bot_due_at`` (not saved); ``restart``: the turn clock starts again. Returns
+    the GamePlayer of ``mover`` (a player who acted) if its ``timeouts`` must be reset."""
     now = timezone.now()
     if restart:
         game.turn_started_at = now
@@ -39,9 +36,8 @@ def schedule(game: Game, state: engine.Game, seats: Seats, *, restart=False, mov
 
 
 def next_look(game: Game, state: engine.Game, now, seats: Seats | None = None):
-    """The ``bot_due_at`` of ``game`` in ``state`` at ``now`` (``None``: nobody to wait for):
-    after the bot delay when a bot is to act (or a human already away), else the moment the
-    human to act would count as away or run out of time."""
+    """The ``bot_due_at`` of ``game`` at ``now``: after the bot delay for a bot (or an away
+    human), else when the human to act turns away or runs out of time; ``None``: nobody."""
     if game.status != Game.Status.PLAYING:
         return None
     seats = seats or presence.seats_of(game)
@@ -51,7 +47,7 @@ def next_look(game: Game, state: engine.Game, now, seats: Seats | None = None):
     if waiting is None:
         return None
     soon = now + timedelta(seconds=settings.SKYJO_BOT_DELAY)
-    if not waiting:  # a round over with every human ready: the runner deals (game_set_ready)
+    if not waiting:  # every human ready: the runner deals
         return soon
     times = []
     for seat in waiting:
@@ -66,15 +62,14 @@ def next_look(game: Game, state: engine.Game, now, seats: Seats | None = None):
 
 
 def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
-    """For the bot runner, inside its transaction: game ``game_id`` locked (locks.due_game)
-    and its engine game, or ``None`` when it is held elsewhere or not due."""
+    """For the bot runner: game ``game_id`` locked and its engine game, or ``None`` when it is
+    held elsewhere or not due."""
     game = locks.due_game(game_id, now)
     return None if game is None else (game, restore(game))
 
 
 def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
-    """The runner looks at game ``game_id`` again in ``delay`` seconds, or (no delay) when its
-    state says (:func:`next_look`); never once it is over."""
+    """The runner looks at game ``game_id`` again in ``delay`` seconds, or when its state says."""
     with transaction.atomic():
         game = locks.game(game_id)
         if game.is_over:
@@ -87,8 +82,7 @@ def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
 
 
 def game_seat_timed_out(*, game_id: int, seat: int) -> None:
-    """The turn clock ran out on ``seat``: one more timeout in a row. The runner calls it in
-    its transaction before the step that ends the turn, whose frame then shows the seat away."""
+    """The turn clock ran out on ``seat``: one more timeout in a row (before the step)."""
     with transaction.atomic():
         locks.game(game_id)
         GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(

@@ -1,5 +1,4 @@
-"""Ending lobbies and games from outside play: moderation.services calls these for a moderator
-(``void=True``, with its audit entry); the bot runner's stall guard stops a stuck game."""
+"""Ending lobbies and games from outside play: for a moderator, or the bot runner's guard."""
 
 import logging
 from dataclasses import dataclass
@@ -15,16 +14,14 @@ log = logging.getLogger("skyjo.moderation")
 
 @dataclass(frozen=True)
 class LobbyClosure:
-    """``lobby_close`` closed lobby ``lobby_id`` and stopped its running game ``game_id``
-    (``None``: none was running)."""
+    """A closed lobby and the game it stopped (``None``: none)."""
 
     lobby_id: int
     game_id: int | None
 
 
 def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> LobbyClosure | None:
-    """Close a lobby and stop its running game (voided with ``void``). Which game that is, and
-    whether it still runs, is read under the locks. ``None``: it was closed already."""
+    """Close a lobby and stop its running game (voided with ``void``); ``None``: closed already."""
     with transaction.atomic():
         lobby = locks.lobby(lobby_id)
         if lobby.status == Lobby.Status.CLOSED:
@@ -40,8 +37,8 @@ def lobby_close(*, lobby_id: int, moderator=None, void: bool = False) -> LobbyCl
 
 
 def game_stop(*, game_id: int, moderator=None, void: bool = False) -> bool:
-    """Stop a running game (voided with ``void``); its lobby closes if this is its current
-    game. ``False``: the game was over already."""
+    """Stop a running game (voided with ``void``), closing its lobby if it is the current game;
+    ``False``: over already."""
     with transaction.atomic():
         lobby, game = locks.lobby_and_game(game_id)
         if game.is_over:

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.tests.helpers import play_to_end, start_game
-from stats import profile_cache, recording
+from stats import profile_cache
 from stats.models import GameResult, ProfileVersion
 
 pytestmark = pytest.mark.django_db
@@ -82,13 +82,6 @@ def test_the_figures_change_as_soon_as_a_game_finishes(client, alice, bob, charl
     assert games_seen(client) == 2
     page = view(client)[0].content.decode()
     assert 'href="/u/charlie/"' in page
-
-
-def test_a_voided_game_leaves_the_figures_at_once(client, alice, bob):
-    game = finish(alice, bob)
-    assert games_seen(client, alice) == 1
-    recording.game_voided(game_id=game.pk)
-    assert games_seen(client, alice) == 0
 
 
 @pytest.mark.parametrize("first", ["alice", "bob", "charlie", "moderator", "staff", "visitor"])

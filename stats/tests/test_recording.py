@@ -134,14 +134,6 @@ def test_a_stopped_game_never_counts(alice, bob):
     assert not GameResult.objects.exists()
 
 
-def test_a_voided_game_leaves_the_statistics(alice, bob):
-    game = start_game(alice, bob, end_score=20)
-    play_to_end(game, [alice, bob], seed=5)
-    recording.game_voided(game_id=game.pk)
-    assert not RoundResult.objects.filter(counted=True).exists()
-    assert not GameResult.objects.exists()
-
-
 def test_the_backfill_rebuilds_the_same_rows(alice, bob, charlie):
     for seed, players in ((6, [alice, bob]), (7, [bob, charlie, alice])):
         game = start_game(*players, end_score=60)

@@ -1,7 +1,5 @@
-"""``manage.py moderators [--add NAME ...] [--remove NAME ...]``: make sure the Moderators group
-exists with exactly its permissions (core.access), then add or remove moderators (a
-moderator is in the group and is staff, so that the admin shows them the reports and the audit
-log, read-only), and list them."""
+"""``manage.py moderators [--add NAME ...] [--remove NAME ...]``: re-sync the Moderators group,
+add or remove moderators (in the group, and staff), and list them."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -22,16 +20,14 @@ class Command(BaseCommand):
         for name in add + remove:
             if not User.objects.filter(username=name).exists():
                 raise CommandError(f"There is no user named {name!r}.")
-        for name in add:
+        for name in add + remove:
             user = User.objects.get(username=name)
-            user.groups.add(group)
-            user.is_staff = True
-            user.save(update_fields=["is_staff"])
-        for name in remove:
-            user = User.objects.get(username=name)
-            user.groups.remove(group)
-            if not user.is_superuser:
-                user.is_staff = False
+            if name in add:
+                user.groups.add(group)
+            else:
+                user.groups.remove(group)
+            if name in add or not user.is_superuser:
+                user.is_staff = name in add
                 user.save(update_fields=["is_staff"])
         names = sorted(group.user_set.values_list("username", flat=True))
         self.stdout.write(
