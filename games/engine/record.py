@@ -1,22 +1,11 @@
 """Reading, writing and replaying the game record of ``game-record.md``."""
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
-from .actions import (
-    DRAW,
-    FLIP,
-    REVEAL,
-    SWAP,
-    TAKE_DISCARD,
-    Action,
-    draw,
-    flip,
-    reveal,
-    swap,
-    take_discard,
-)
+from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE
 from .errors import EngineError, RecordError
 from .game import GAME_OVER, MAX_PLAYERS, MIN_PLAYERS, PLAY, REVEAL_PHASE, ROUND_OVER, Game
@@ -45,10 +34,7 @@ def to_record(game: Game) -> dict:
 def from_record(data: object, *, seed: int | None = None) -> Game:
     """Replay a record and return the game in its final state, or raise RecordError. ``seed``
     feeds what the record leaves open (a reshuffle with no order given, later rounds' decks)."""
-    game = None
-    for state, _seat, _step in _walk(data, seed):
-        game = state
-    return game
+    return deque(_walk(data, seed), maxlen=1)[0][0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +72,7 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
     scoring happens with the step that ends the round (its text says so). A bad record raises
     RecordError when the walk reaches the fault.
 
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(0, reveal(4))
     >>> deal, turned = iter_positions(to_record(game))
@@ -109,7 +95,7 @@ def position_at(data: object, step: int, *, seed: int | None = None) -> Position
     nothing worked out for the steps before it (a replay's late step costs a walk, not a
     description and a view of every step). Raises IndexError past the last step.
 
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(0, reveal(4))
     >>> position_at(to_record(game), 1) == list(iter_positions(to_record(game)))[1]
@@ -158,7 +144,7 @@ def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, 
     action, view)``, ``step`` numbered as in :func:`iter_positions` (deals count). The view is
     the seat's own (its drawn card included), for judging the step from what the player knew.
 
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(1, reveal(4))
     >>> [(step, seat, action.kind, view.revealed) for step, seat, action, view in iter_steps(
@@ -186,11 +172,8 @@ def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
         return tuple(facts)
     if kind == DRAW:
         return ((DRAW, {"name": name}),)
-    if kind == TAKE_DISCARD:
-        placed = before["discard"]
-        facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
-    elif kind == SWAP:
-        placed = before["drawn"]
+    if kind in (TAKE_DISCARD, SWAP):
+        placed = before["discard" if kind == TAKE_DISCARD else "drawn"]
         facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
     else:
         placed = old
@@ -294,8 +277,15 @@ def _walk(
             game.next_round(deck)
         game.forced_reshuffles = _reshuffles(rnd.get("reshuffles", []), where)
         yield game, None, None
-        yield from _replay_reveals(game, rnd.get("reveals"), where, last, before)
-        yield from _replay_actions(game, rnd.get("actions", []), where, last, before)
+        reveals = _reveals(game, rnd.get("reveals"), where, last)
+        for seat, step, here in chain(reveals, _actions(game, rnd.get("actions", []), where, last)):
+            if before is not None:
+                before(game, seat, step)
+            try:
+                game.apply(seat, step)
+            except EngineError as exc:
+                raise RecordError(f"{here}: {exc}") from None
+            yield game, seat, step
         if game.forced_reshuffles:
             used = len(game.log.reshuffles)
             raise RecordError(
@@ -331,7 +321,8 @@ def _reshuffles(reshuffles: object, where: str) -> list[list[int]]:
     return [list(r) for r in reshuffles]
 
 
-def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before) -> Iterator:
+def _reveals(game: Game, reveals: object, where: str, last: bool) -> Iterator:
+    """The reveal steps of a round, as ``(seat, action, where)``, checked as they are reached."""
     if not isinstance(reveals, list) or len(reveals) != game.n:
         raise RecordError(f"{where}: reveals must hold one entry per player")
     for seat, pair in enumerate(reveals):
@@ -342,19 +333,11 @@ def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before)
         if len(pair) < 2 and not last:
             raise RecordError(f"{here}: every player turns two cards before play")
         for pos in pair:
-            if type(pos) is not int or not 0 <= pos < GRID_SIZE:
-                raise RecordError(f"{here}: position {pos!r} is off the grid (0 to 11)")
-            step = reveal(pos)
-            if before is not None:
-                before(game, seat, step)
-            try:
-                game.apply(seat, step)
-            except EngineError as exc:
-                raise RecordError(f"{here}: {exc}") from None
-            yield game, seat, step
+            yield seat, Action(REVEAL, _position(pos, here)), here
 
 
-def _replay_actions(game: Game, actions: object, where: str, last: bool, before) -> Iterator:
+def _actions(game: Game, actions: object, where: str, last: bool) -> Iterator:
+    """The steps of a round's actions, as ``(seat, action, where)``, checked as they are reached."""
     if not isinstance(actions, list):
         raise RecordError(f"{where}: actions must be a list")
     if actions and game.phase == REVEAL_PHASE:
@@ -362,7 +345,7 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool, before)
     for index, data in enumerate(actions):
         here = f"{where}, action {index}"
         steps = _steps(data, here)
-        if len(steps) == 1 and steps[0].kind == "draw" and not (last and index == len(actions) - 1):
+        if len(steps) == 1 and steps[0].kind == DRAW and not (last and index == len(actions) - 1):
             raise RecordError(f"{here}: a draw must be placed with swap or flip")
         seat = game.current
         if seat is None:
@@ -370,37 +353,26 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool, before)
                 raise RecordError(f"{here}: the game is over, no action may follow")
             raise RecordError(f"{here}: the round is over, no action may follow")
         for step in steps:
-            if before is not None:
-                before(game, seat, step)
-            try:
-                game.apply(seat, step)
-            except EngineError as exc:
-                raise RecordError(f"{here}: {exc}") from None
-            yield game, seat, step
+            yield seat, step, here
 
 
 def _steps(data: object, here: str) -> list[Action]:
     if not isinstance(data, dict):
         raise RecordError(f"{here}: an action must be an object")
-    take = data.get("take")
-    keys = set(data)
-    try:
-        if take == "deck" and keys == {"take"}:
-            return [draw()]
-        if take == "deck" and keys == {"take", "swap"}:
-            return [draw(), swap(_position(data["swap"]))]
-        if take == "deck" and keys == {"take", "flip"}:
-            return [draw(), flip(_position(data["flip"]))]
-        if take == "discard" and keys == {"take", "swap"}:
-            return [take_discard(_position(data["swap"]))]
-        if take == "discard" and "flip" in keys:
-            raise RecordError("the discard taken must be swapped, not discarded and flipped")
-    except ValueError as exc:
-        raise RecordError(f"{here}: {exc}") from None
+    take, rest = data.get("take"), set(data) - {"take"}
+    if take == "deck" and not rest:
+        return [Action(DRAW)]
+    if take == "deck" and rest in ({SWAP}, {FLIP}):
+        (kind,) = rest
+        return [Action(DRAW), Action(kind, _position(data[kind], here))]
+    if take == "discard" and rest == {SWAP}:
+        return [Action(TAKE_DISCARD, _position(data[SWAP], here))]
+    if take == "discard" and FLIP in rest:
+        raise RecordError(f"{here}: the discard taken must be swapped, not discarded and flipped")
     raise RecordError(f"{here}: unknown action {data!r}"[:200])
 
 
-def _position(value: object) -> int:
+def _position(value: object, here: str) -> int:
     if type(value) is not int or not 0 <= value < GRID_SIZE:
-        raise RecordError(f"position {value!r} is off the grid (0 to 11)")
+        raise RecordError(f"{here}: position {value!r} is off the grid (0 to 11)")
     return value
