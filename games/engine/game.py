@@ -223,6 +223,8 @@ class Game:
             return
         pos = action.pos
         cards = self.cards[seat]
+        if self.drawn is None and kind in (SWAP, FLIP):
+            raise NothingDrawn('draw a card first with {"take": "deck"}')
         if kind == TAKE_DISCARD:
             if self.drawn is not None:
                 raise DrawnCardPending("you drew a card: swap it in or discard it and flip")
@@ -232,16 +234,12 @@ class Game:
             if logs is not None:
                 logs[-1].actions.append({"take": "discard", "swap": pos})
         elif kind == SWAP:
-            if self.drawn is None:
-                raise NothingDrawn('draw a card first with {"take": "deck"}')
             self._check_in_grid(cards, pos)
             self._swap_in(seat, pos, self.drawn)
             self.drawn = None
             if logs is not None:
                 logs[-1].actions[-1]["swap"] = pos
         elif kind == FLIP:
-            if self.drawn is None:
-                raise NothingDrawn('draw a card first with {"take": "deck"}')
             if self.hidden[seat] == 0:
                 raise NoFaceDownCard("you have no face-down card to turn: swap the drawn card in")
             self._check_in_grid(cards, pos)
@@ -386,20 +384,13 @@ class Game:
         else:
             self.current = nxt
 
-    def _clear_column(self, seat: int, col: int) -> bool:
+    def _clear_column(self, seat: int, col: int) -> None:
         cards, up = self.cards[seat], self.up[seat]
         a, b, c = COLUMNS[col]
         value = cards[a]
-        if (
-            value is None
-            or not (up[a] and up[b] and up[c])
-            or cards[b] != value
-            or cards[c] != value
-        ):
-            return False
-        self.discard.extend((value, value, value))
-        cards[a] = cards[b] = cards[c] = None
-        return True
+        if value is not None and up[a] and up[b] and up[c] and cards[b] == value == cards[c]:
+            self.discard.extend((value, value, value))
+            cards[a] = cards[b] = cards[c] = None
 
     def _reshuffle(self) -> None:
         top = self.discard.pop()
