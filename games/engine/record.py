@@ -19,8 +19,7 @@ ROUND_KEYS = frozenset({"deck", "reveals", "reshuffles", "actions"})
 
 
 def to_record(game: Game) -> dict:
-    """The game's record: enough to replay it exactly. A game that keeps none (restored from a
-    snapshot) raises ValueError: its record is wherever its rounds and moves are stored."""
+    """The game's record, enough to replay it exactly; ValueError if it keeps none."""
     if game.logs is None:
         raise ValueError("this game keeps no record (restored from a snapshot)")
     return {
@@ -32,23 +31,16 @@ def to_record(game: Game) -> dict:
 
 
 def from_record(data: object, *, seed: int | None = None) -> Game:
-    """Replay a record and return the game in its final state, or raise RecordError. ``seed``
-    feeds what the record leaves open (a reshuffle with no order given, later rounds' decks)."""
+    """The game a record replays to, or RecordError; ``seed`` feeds what the record leaves open
+    (a reshuffle with no order given, later rounds' decks)."""
     return deque(_walk(data, seed), maxlen=1)[0][0]
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """One step of a replay: what a spectator saw right after it.
-
-    ``kind`` is ``"deal"`` (a round dealt, ``seat`` and ``action`` are ``None``) or the kind of
-    the step's :class:`Action` (``reveal``, ``draw``, ``swap``, ``flip``, ``take_discard``).
-    ``text`` describes the step from public information only; ``label`` prefixes its round.
-    ``facts`` says the same as data, for a text in another language: a tuple of
-    ``(fact, details)`` pairs, the step's own fact first (``deal``, ``reveal``, ``draw``,
-    ``take_discard``, ``swap``, ``flip``), then any of ``starts``, ``removed``, ``last_turns``,
-    ``round_over`` and ``game_over`` (see :func:`describe`).
-    """
+    """One step of a replay and the spectator view right after it. ``kind`` is ``"deal"`` (with
+    ``seat`` and ``action`` ``None``) or the action's kind; ``text`` (:func:`describe`) tells
+    ``facts``, its ``(fact, details)`` pairs, from public information only."""
 
     step: int
     round: int
@@ -65,12 +57,8 @@ class Position:
 
 
 def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Position]:
-    """Walk a record step by step: the deal of each round, every reveal, draw and placement.
-
-    Each :class:`Position` holds the spectator view after its step, so a face-down value never
-    shows, even for a finished game; the last one is ``view_of(from_record(data))``. Round
-    scoring happens with the step that ends the round (its text says so). A bad record raises
-    RecordError when the walk reaches the fault.
+    """The :class:`Position` after each deal, reveal, draw and placement of a record; a bad
+    record raises RecordError when the walk reaches the fault.
 
     >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
@@ -91,9 +79,8 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
 
 
 def position_at(data: object, step: int, *, seed: int | None = None) -> Position:
-    """The position after ``step``: what :func:`iter_positions` yields at that index, with
-    nothing worked out for the steps before it (a replay's late step costs a walk, not a
-    description and a view of every step). Raises IndexError past the last step.
+    """What :func:`iter_positions` yields at ``step``, working out nothing for the steps before
+    it; IndexError past the last step.
 
     >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
@@ -140,9 +127,8 @@ def _spectator_position(
 
 
 def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, int, Action, View]]:
-    """Each step of a record with the view its player had just before it: ``(step, seat,
-    action, view)``, ``step`` numbered as in :func:`iter_positions` (deals count). The view is
-    the seat's own (its drawn card included), for judging the step from what the player knew.
+    """``(step, seat, action, view)`` for each step of a record, ``view`` the seat's own just
+    before it; ``step`` counts as :func:`iter_positions` does (deals included).
 
     >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
