@@ -69,18 +69,13 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
     >>> turned.facts[0][0], turned.facts[0][1]["pos"]
     ('reveal', 4)
     """
-    before: dict = {}
-
-    def remember(game: Game, seat: int, step: Action) -> None:
-        before.update(_before(game, seat))
-
-    for index, (game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+    for index, (game, seat, step, before) in enumerate(_walk(data, seed, before=_before)):
         yield _spectator_position(index, game, seat, step, before)
 
 
 def position_at(data: object, step: int, *, seed: int | None = None) -> Position:
-    """What :func:`iter_positions` yields at ``step``, working out nothing for the steps before
-    it; IndexError past the last step.
+    """What :func:`iter_positions` yields at ``step``, describing and viewing none of the steps
+    before it; IndexError past the last step.
 
     >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
@@ -90,21 +85,15 @@ def position_at(data: object, step: int, *, seed: int | None = None) -> Position
     """
     if step < 0:
         raise IndexError(f"step {step} is before the first")
-    before: dict = {}
-    walked = -1  # the index of the step last yielded
-
-    def remember(game: Game, seat: int, action: Action) -> None:
-        if walked + 1 == step:
-            before.update(_before(game, seat))
-
-    for index, (game, seat, action) in enumerate(_walk(data, seed, before=remember)):
+    walked = -1
+    for index, (game, seat, action, before) in enumerate(_walk(data, seed, before=_before)):
         if index == step:
             return _spectator_position(index, game, seat, action, before)
         walked = index
     raise IndexError(f"step {step} is past the last ({walked})")
 
 
-def _before(game: Game, seat: int) -> dict:
+def _before(game: Game, seat: int, _step: Action) -> dict:
     """What a step's facts need of the game just before it."""
     return {
         "discard": game.discard[-1] if game.discard else None,
@@ -117,7 +106,7 @@ def _before(game: Game, seat: int) -> dict:
 
 
 def _spectator_position(
-    index: int, game: Game, seat: int | None, step: Action | None, before: dict
+    index: int, game: Game, seat: int | None, step: Action | None, before: dict | None
 ) -> Position:
     if step is None:
         kind, facts = DEAL, ((DEAL, {}),)
@@ -137,14 +126,10 @@ def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, 
     ...     to_record(game))]
     [(1, 1, 'reveal', (0, 0))]
     """
-    views: list[View] = []
-
-    def remember(game: Game, seat: int, step: Action) -> None:
-        views.append(view_of(game, seat))
-
-    for index, (_game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+    walk = _walk(data, seed, before=lambda game, seat, _step: view_of(game, seat))
+    for index, (_game, seat, step, view) in enumerate(walk):
         if step is not None:
-            yield index, seat, step, views.pop()
+            yield index, seat, step, view
 
 
 def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
@@ -223,10 +208,11 @@ def _walk(
     data: object,
     seed: int | None,
     *,
-    before: Callable[[Game, int, Action], None] | None = None,
-) -> Iterator[tuple[Game, int | None, Action | None]]:
-    """Replay a record, yielding the same mutable ``(game, seat, step)`` after each deal (seat
-    and step ``None``) and each step; ``before(game, seat, step)`` runs just before each step."""
+    before: Callable[[Game, int, Action], object] | None = None,
+) -> Iterator[tuple[Game, int | None, Action | None, object]]:
+    """Replay a record, yielding the same mutable ``(game, seat, step, seen)`` after each deal
+    (the rest ``None``) and each step, ``seen`` what ``before(game, seat, step)`` returned just
+    before it."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     unknown = sorted(set(data) - {"format", "players", "rules", "rounds"})
@@ -262,16 +248,15 @@ def _walk(
         else:
             game.next_round(deck)
         game.forced_reshuffles = _reshuffles(rnd.get("reshuffles", []), where)
-        yield game, None, None
+        yield game, None, None, None
         reveals = _reveals(game, rnd.get("reveals"), where, last)
         for seat, step, here in chain(reveals, _actions(game, rnd.get("actions", []), where, last)):
-            if before is not None:
-                before(game, seat, step)
+            seen = None if before is None else before(game, seat, step)
             try:
                 game.apply(seat, step)
             except EngineError as exc:
                 raise RecordError(f"{here}: {exc}") from None
-            yield game, seat, step
+            yield game, seat, step, seen
         if game.forced_reshuffles:
             used = len(game.log.reshuffles)
             raise RecordError(
