@@ -161,8 +161,7 @@ class Game:
 
     @property
     def log(self) -> RoundLog:
-        """The record of the round in progress (or just scored); a game that keeps no record
-        (``logs is None``) raises ValueError."""
+        """The record of the round in progress (or just scored); ValueError if there is none."""
         if self.logs is None:
             raise ValueError("this game keeps no record (restored from a snapshot)")
         return self.logs[-1]

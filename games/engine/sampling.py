@@ -1,9 +1,5 @@
-"""Determinization: a full game consistent with what one seat sees, for bot simulation.
-
-The face-down cards, the draw pile and another player's pending drawn card are dealt at random
-from the cards the seat has not seen (the 150-card deck minus every face-up grid card, the
-discard pile and its own drawn card). Only public facts and the seat's own knowledge are used.
-"""
+"""Determinization: a full game consistent with what one seat sees, for bot simulation; the
+cards it has not seen are dealt at random to the places it cannot see."""
 
 import random
 
