@@ -14,7 +14,7 @@ once it is placed or discarded, never a card that stays face down.
 {'kind': 'flip', 'seat': 1, 'pos': 2, 'value': 0, 'discarded': 10}
 """
 
-from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
+from .actions import DRAW, FLIP, REVEAL, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS
 from .game import GAME_OVER, PLAY, REVEAL_PHASE, Game
 
@@ -31,37 +31,29 @@ def apply_described(game: Game, seat: int, action: Action) -> dict:
     cards = game.cards[seat] if type(seat) is int and 0 <= seat < game.n else None
     before = {}
     if cards is not None and type(pos) is int and 0 <= pos < len(cards):
-        before = {"old": cards[pos], "was_down": not game.up[seat][pos], "placed": game.drawn}
+        before = {
+            "old": cards[pos],
+            "was_down": not game.up[seat][pos],
+            "placed": game.drawn,
+            "gone": cards[COLUMNS[pos % COLS][0]] is None,
+        }
         if kind == TAKE_DISCARD:
             before["placed"] = game.discard[-1] if game.discard else None
-    gone = [cards[a] is None for a, _, _ in COLUMNS] if cards is not None else []
     ender, phase, results = game.ender, game.phase, len(game.results)
 
     game.apply(seat, action)
 
     if kind == DRAW:
         return {"kind": "draw", "seat": seat}
+    facts = {"kind": "discard" if kind == TAKE_DISCARD else kind, "seat": seat, "pos": pos}
     if kind == REVEAL:
-        facts = {"kind": "reveal", "seat": seat, "pos": pos, "value": before["old"]}
+        facts["value"] = before["old"]
     elif kind == FLIP:
-        facts = {
-            "kind": "flip",
-            "seat": seat,
-            "pos": pos,
-            "value": before["old"],
-            "discarded": before["placed"],
-        }
+        facts.update(value=before["old"], discarded=before["placed"])
     else:
-        facts = {
-            "kind": "swap" if kind == SWAP else "discard",
-            "seat": seat,
-            "pos": pos,
-            "value": before["placed"],
-            "replaced": before["old"],
-            "was_down": before["was_down"],
-        }
+        facts.update(value=before["placed"], replaced=before["old"], was_down=before["was_down"])
     col = pos % COLS
-    if not gone[col] and game.cards[seat][COLUMNS[col][0]] is None:
+    if not before["gone"] and game.cards[seat][COLUMNS[col][0]] is None:
         facts["removed"] = [[col, facts["value"]]]
     if game.last_reshuffle is not None:
         facts["reshuffled"] = True
