@@ -7,10 +7,10 @@ goes (``logs``), unless restored from a snapshot or sampled for search (``logs i
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
-from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE, full_deck
+from .cards import COLS, COLUMNS, DECK_COUNTER, GRID_SIZE, full_deck
 from .errors import (
     BadPosition,
     CardAlreadyFaceUp,
@@ -54,12 +54,7 @@ class RoundResult:
         return self.scores[self.ender] != self.raw[self.ender]
 
     def to_json(self) -> dict:
-        return {
-            "starter": self.starter,
-            "ender": self.ender,
-            "raw": list(self.raw),
-            "scores": list(self.scores),
-        }
+        return {**asdict(self), "raw": list(self.raw), "scores": list(self.scores)}
 
 
 @dataclass(slots=True)
@@ -141,8 +136,6 @@ class Game:
         self.turned_at_end: tuple[int, ...] | None = None
         self._deal(deck)
 
-    # ----------------------------------------------------------------- reading the state
-
     @property
     def n(self) -> int:
         return len(self.players)
@@ -192,8 +185,6 @@ class Game:
         cards, up = self.cards[seat], self.up[seat]
         return sum(c for c, u in zip(cards, up, strict=True) if u and c is not None)
 
-    # ----------------------------------------------------------------- acting
-
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing.
 
@@ -241,13 +232,9 @@ class Game:
         elif kind == FLIP:
             if self.hidden[seat] == 0:
                 raise NoFaceDownCard("you have no face-down card to turn: swap the drawn card in")
-            self._check_in_grid(cards, pos)
-            if self.up[seat][pos]:
-                raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
+            self._turn_up(seat, pos)
             self.discard.append(self.drawn)
             self.drawn = None
-            self.up[seat][pos] = True
-            self.hidden[seat] -= 1
             if logs is not None:
                 logs[-1].actions[-1]["flip"] = pos
         else:
@@ -278,29 +265,17 @@ class Game:
         other.reveals = [list(r) for r in self.reveals]
         if self.logs is not None:
             log = self.log
-            other.logs = [
-                *self.logs[:-1],
-                RoundLog(
-                    log.deck,
-                    other.reveals,
-                    [list(r) for r in log.reshuffles],
-                    [dict(a) for a in log.actions],
-                ),
-            ]
+            reshuffles = [list(r) for r in log.reshuffles]
+            actions = [dict(a) for a in log.actions]
+            other.logs = [*self.logs[:-1], RoundLog(log.deck, other.reveals, reshuffles, actions)]
         other.forced_reshuffles = [list(r) for r in self.forced_reshuffles]
         return other
-
-    # ----------------------------------------------------------------- internals
 
     def _deal(self, deck: list[int] | None) -> None:
         if deck is None:
             deck = full_deck()
             self.rng.shuffle(deck)
-        elif (
-            len(deck) != DECK_SIZE
-            or not all(type(v) is int for v in deck)
-            or Counter(deck) != DECK_COUNTER
-        ):
+        elif not all(type(v) is int for v in deck) or Counter(deck) != DECK_COUNTER:
             raise ValueError("the deck must be the 150 cards of the Skyjo deck, in deal order")
         else:
             deck = list(deck)
@@ -329,11 +304,7 @@ class Game:
         mine = self.reveals[seat]
         if len(mine) >= REVEALS_PER_ROUND:
             raise RevealsDone("you have already turned your two start cards")
-        self._check_in_grid(self.cards[seat], pos)
-        if self.up[seat][pos]:
-            raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
-        self.up[seat][pos] = True
-        self.hidden[seat] -= 1
+        self._turn_up(seat, pos)
         mine.append(pos)
         if all(len(r) == REVEALS_PER_ROUND for r in self.reveals):
             self._start_play()
@@ -361,6 +332,13 @@ class Game:
             raise BadPosition(f"position {pos!r} is off the grid (0 to {GRID_SIZE - 1})")
         if cards[pos] is None:
             raise PositionRemoved(f"the column of position {pos} has been removed")
+
+    def _turn_up(self, seat: int, pos: object) -> None:
+        self._check_in_grid(self.cards[seat], pos)
+        if self.up[seat][pos]:
+            raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
+        self.up[seat][pos] = True
+        self.hidden[seat] -= 1
 
     def _swap_in(self, seat: int, pos: int, card: int) -> None:
         cards, up = self.cards[seat], self.up[seat]

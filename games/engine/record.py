@@ -135,21 +135,22 @@ def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, 
 def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
     """What a spectator saw of one step, from values that are public once it is done."""
     name, pos, kind = game.players[seat], step.pos, step.kind
-    old = before["cards"][pos] if pos is not None else None
+    if kind == DRAW:
+        return ((DRAW, {"name": name}),)
+    old = before["cards"][pos]
     if kind == REVEAL:
         facts = [(REVEAL, {"name": name, "pos": pos, "value": old})]
         if game.phase == PLAY:
             facts.append(("starts", {"name": game.players[game.starter]}))
         return tuple(facts)
-    if kind == DRAW:
-        return ((DRAW, {"name": name}),)
     if kind in (TAKE_DISCARD, SWAP):
         placed = before["discard" if kind == TAKE_DISCARD else "drawn"]
         facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
     else:
         placed = old
         facts = [(kind, {"name": name, "drawn": before["drawn"], "pos": pos, "value": old})]
-    if _clears(before["cards"], before["up"], pos, placed):
+    cards, up = before["cards"], before["up"]
+    if all((cards[p] == placed and up[p]) or p == pos for p in COLUMNS[pos % COLS]):
         facts.append(("removed", {"column": pos % COLS + 1, "value": placed}))
     if before["phase"] == PLAY and game.ender == seat:
         facts.append(("last_turns", {"name": name}))
@@ -196,12 +197,6 @@ def describe(facts: tuple) -> str:
         else:
             parts.append(_TEXTS[fact].format(**details))
     return " · ".join(parts)
-
-
-def _clears(cards: list, up: list, pos: int, placed: int) -> bool:
-    """Whether placing ``placed`` face up at ``pos`` completes a column of three equal cards."""
-    column = COLUMNS[pos % COLS]
-    return all((cards[p] == placed and up[p]) or p == pos for p in column)
 
 
 def _walk(
