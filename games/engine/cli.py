@@ -1,8 +1,5 @@
-"""``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin).
-
-Every bad input ends with exit status 2 and one line on standard error, output that cannot be
-written with status 1 and one line; never a traceback.
-"""
+"""``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin): a bad
+input exits 2, unwritable output 1, each with one line on standard error, never a traceback."""
 
 import argparse
 import json

@@ -28,8 +28,7 @@ class Rules:
         """Read the record's ``rules`` object (not ``null``); missing keys take the defaults."""
         if not isinstance(data, dict):
             raise RecordError("rules must be an object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
             raise RecordError(f"unknown rule {unknown[0]!r}")
         try:
