@@ -1,9 +1,5 @@
-"""The state of one game of Skyjo and the only code that applies its rules.
-
-:meth:`Game.apply` mutates a game in place after checking every rule, or raises a named
-:class:`~games.engine.errors.IllegalAction` and changes nothing. A game keeps its record as it
-goes (``logs``), unless restored from a snapshot or sampled for search (``logs is None``).
-"""
+"""The state of one game of Skyjo and the only code that applies its rules: :meth:`Game.apply`
+checks every rule and then mutates the game, or raises an IllegalAction and changes nothing."""
 
 import random
 from collections import Counter
@@ -186,61 +182,52 @@ class Game:
         return sum(c for c, u in zip(cards, up, strict=True) if u and c is not None)
 
     def apply(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing.
-
-        If the turn emptied the draw pile, ``last_reshuffle`` holds the new pile's order (as the
-        record's ``reshuffles`` entry) until the next accepted step; else it is ``None``.
+        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing. Until the
+        next step ``last_reshuffle`` is the order of the pile this turn's reshuffle made, or None.
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise NotAPlayer(f"seat {seat!r} is not a player in this game")
         if type(action) is not Action:
             raise MalformedAction(f"expected an Action, not {type(action).__name__}")
-        logs = self.logs
         kind = action.kind
         if kind == REVEAL:
             self._reveal(seat, action.pos)
             self.last_reshuffle = None
             return
         self._check_turn(seat)
+        pos = action.pos
+        if self.drawn is None and kind in (SWAP, FLIP):
+            raise NothingDrawn('draw a card first with {"take": "deck"}')
         if kind == DRAW:
             if self.drawn is not None:
                 raise DrawnCardPending("you already drew a card: swap it in or discard it and flip")
-            self.last_reshuffle = None
             self.drawn = self.draw_pile.pop()
-            self.turns += 1
-            if logs is not None:
-                logs[-1].actions.append({"take": "deck"})
-            return
-        pos = action.pos
-        cards = self.cards[seat]
-        if self.drawn is None and kind in (SWAP, FLIP):
-            raise NothingDrawn('draw a card first with {"take": "deck"}')
-        if kind == TAKE_DISCARD:
+        elif kind == TAKE_DISCARD:
             if self.drawn is not None:
                 raise DrawnCardPending("you drew a card: swap it in or discard it and flip")
-            self._check_in_grid(cards, pos)
+            self._check_in_grid(self.cards[seat], pos)
             self._swap_in(seat, pos, self.discard.pop())
-            self.turns += 1
-            if logs is not None:
-                logs[-1].actions.append({"take": "discard", "swap": pos})
         elif kind == SWAP:
-            self._check_in_grid(cards, pos)
+            self._check_in_grid(self.cards[seat], pos)
             self._swap_in(seat, pos, self.drawn)
             self.drawn = None
-            if logs is not None:
-                logs[-1].actions[-1]["swap"] = pos
         elif kind == FLIP:
             if self.hidden[seat] == 0:
                 raise NoFaceDownCard("you have no face-down card to turn: swap the drawn card in")
             self._turn_up(seat, pos)
             self.discard.append(self.drawn)
             self.drawn = None
-            if logs is not None:
-                logs[-1].actions[-1]["flip"] = pos
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         self.last_reshuffle = None
-        self._end_turn(seat, pos)
+        if kind in (DRAW, TAKE_DISCARD):  # a turn begins: a new action of the record
+            self.turns += 1
+            if self.logs is not None:
+                self.logs[-1].actions.append(action.to_json())
+        elif self.logs is not None:
+            self.logs[-1].actions[-1][kind] = pos
+        if kind != DRAW:
+            self._end_turn(seat, pos)
 
     def next_round(self, deck: list[int] | None = None) -> None:
         """Deal the next round once the last one is scored."""
