@@ -5,6 +5,7 @@ One turn is one of ``{"take": "discard", "swap": p}``, or ``{"take": "deck"}`` f
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 from .cards import GRID_SIZE
 from .errors import BadPosition, DiscardMustBeSwapped, MalformedAction
@@ -22,8 +23,6 @@ class Action:
     pos: int | None = None
 
     def to_json(self) -> dict:
-        if self.kind == REVEAL:
-            return {"reveal": self.pos}
         if self.kind == TAKE_DISCARD:
             return {"take": "discard", "swap": self.pos}
         if self.kind == DRAW:
@@ -36,12 +35,9 @@ class Action:
         if not isinstance(data, dict):
             raise MalformedAction("an action must be a JSON object")
         keys = set(data)
-        if keys == {"reveal"}:
-            return cls(REVEAL, _position(data["reveal"]))
-        if keys == {"swap"}:
-            return cls(SWAP, _position(data["swap"]))
-        if keys == {"flip"}:
-            return cls(FLIP, _position(data["flip"]))
+        if len(keys) == 1 and keys <= {REVEAL, SWAP, FLIP}:
+            (kind,) = keys
+            return cls(kind, _position(data[kind]))
         if "take" in keys:
             take = data["take"]
             if take == "deck" and keys == {"take"}:
@@ -64,24 +60,11 @@ class Action:
         raise MalformedAction(f"unknown action {_short(data)}")
 
 
-def reveal(pos: int) -> Action:
-    return Action(REVEAL, pos)
-
-
-def take_discard(pos: int) -> Action:
-    return Action(TAKE_DISCARD, pos)
-
-
-def draw() -> Action:
-    return Action(DRAW)
-
-
-def swap(pos: int) -> Action:
-    return Action(SWAP, pos)
-
-
-def flip(pos: int) -> Action:
-    return Action(FLIP, pos)
+reveal = partial(Action, REVEAL)
+take_discard = partial(Action, TAKE_DISCARD)
+draw = partial(Action, DRAW)
+swap = partial(Action, SWAP)
+flip = partial(Action, FLIP)
 
 
 def _position(value: object) -> int:

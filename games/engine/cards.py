@@ -10,7 +10,6 @@ DECK_SIZE = 150
 #: How many copies of each value the deck holds.
 DECK_COUNTS: dict[int, int] = {-2: 5, -1: 10, 0: 15, **{v: 10 for v in range(1, 13)}}
 DECK_COUNTER = Counter(DECK_COUNTS)
-VALUES = tuple(sorted(DECK_COUNTS))
 
 
 def full_deck() -> list[int]:
@@ -18,9 +17,5 @@ def full_deck() -> list[int]:
     return [value for value, count in sorted(DECK_COUNTS.items()) for _ in range(count)]
 
 
-def column_positions(col: int) -> tuple[int, int, int]:
-    """The three positions of column ``col`` (0-3), top to bottom."""
-    return (col, col + COLS, col + 2 * COLS)
-
-
-COLUMNS = tuple(column_positions(c) for c in range(COLS))
+#: The three positions of each column, top to bottom.
+COLUMNS = tuple((col, col + COLS, col + 2 * COLS) for col in range(COLS))

@@ -1,13 +1,11 @@
-"""``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin).
-
-Every bad input ends with exit status 2 and one line on standard error, output that cannot be
-written with status 1 and one line; never a traceback.
-"""
+"""``python -m games.engine replay FILE`` and ``view --player N FILE`` (``-`` reads stdin): a bad
+input exits 2, unwritable output 1, each with one line on standard error, never a traceback."""
 
 import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from .errors import EngineError
 from .record import from_record, replay_summary
@@ -35,8 +33,6 @@ def build_parser() -> argparse.ArgumentParser:
     view = commands.add_parser("view", help="print what one seat sees at the end of the record")
     view.add_argument("--player", required=True, help="a seat number, or 'spectator'")
     view.add_argument("file", help="a game record (JSON), or - for standard input")
-    for sub in (replay, view):
-        sub.error = parser.error  # type: ignore[method-assign]
     return parser
 
 
@@ -56,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write(line: str) -> int:
-    """Print ``line``; output that cannot be written (a full disk, a reader that went away)
-    ends with OUTPUT_ERROR and one line on standard error, not a traceback."""
+    """Print ``line``, or say on standard error why it cannot be and return OUTPUT_ERROR."""
     try:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
@@ -76,8 +71,7 @@ def _load(path: str) -> object:
                 raise _UsageError("standard input is closed")
             text = sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise _UsageError(f"no such file: {path}") from None
     except UnicodeDecodeError:

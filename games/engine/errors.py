@@ -1,8 +1,5 @@
-"""Named errors: one class for every way an action or a record can be wrong.
-
-Every illegal action raises a subclass of :class:`IllegalAction` (a ``ValueError``) before the
-game changes, so a caller may show the message to the player and carry on.
-"""
+"""Named errors: one class for every way an action or a record can be wrong. An illegal
+action raises before the game changes, so a caller may show the message and carry on."""
 
 
 class EngineError(ValueError):

@@ -14,68 +14,46 @@ once it is placed or discarded, never a card that stays face down.
 {'kind': 'flip', 'seat': 1, 'pos': 2, 'value': 0, 'discarded': 10}
 """
 
-from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
+from .actions import DRAW, FLIP, REVEAL, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS
 from .game import GAME_OVER, PLAY, REVEAL_PHASE, Game
 
 
 def apply_described(game: Game, seat: int, action: Action) -> dict:
-    """Apply ``action`` for ``seat`` (exactly as :meth:`Game.apply`, raising what it raises)
-    and return the public facts of the step as plain data.
-
-    Always ``kind`` (``reveal``, ``draw``, ``swap``, ``discard`` for taking the discard, or
-    ``flip``) and ``seat``; ``pos`` and ``value`` (the card now face up there) for a reveal, a
-    swap, a take of the discard and a flip; ``replaced`` (the card that went to the discard)
-    and ``was_down`` (it was face down) for a swap and a take of the discard; ``discarded``
-    (the drawn card) for a flip. Then, only when they happened: ``removed`` (``[[col, value],
-    …]``, this player's columns of three equal cards that left), ``reshuffled`` (the discard
-    became the new draw pile), ``went_out`` (this player turned their last card: the final
-    turns begin), ``starts`` (the seat that begins the round, after the last reveal),
-    ``round_over`` (the number of the round just scored: ``view.results[number - 1]`` tells
-    how) and ``game_over``.
+    """Apply ``action`` for ``seat`` as :meth:`Game.apply` does (raising what it raises) and
+    return the step's public facts: ``kind`` (``discard`` for taking the discard) and ``seat``;
+    ``pos``, ``value`` (now face up there), ``replaced``, ``was_down``, ``discarded`` where the
+    step has them; then only when they happened ``removed`` (``[[col, value]]``),
+    ``reshuffled``, ``went_out``, ``starts``, ``round_over`` (the round's number), ``game_over``.
     """
     kind = action.kind
     pos = action.pos
     cards = game.cards[seat] if type(seat) is int and 0 <= seat < game.n else None
     before = {}
     if cards is not None and type(pos) is int and 0 <= pos < len(cards):
-        before = {"old": cards[pos], "was_down": not game.up[seat][pos]}
-        if kind == SWAP:
-            before["placed"] = game.drawn
-        elif kind == TAKE_DISCARD:
+        before = {
+            "old": cards[pos],
+            "was_down": not game.up[seat][pos],
+            "placed": game.drawn,
+            "gone": cards[COLUMNS[pos % COLS][0]] is None,
+        }
+        if kind == TAKE_DISCARD:
             before["placed"] = game.discard[-1] if game.discard else None
-        elif kind == FLIP:
-            before["placed"] = game.drawn
-    gone = [cards[a] is None for a, _, _ in COLUMNS] if cards is not None else []
     ender, phase, results = game.ender, game.phase, len(game.results)
 
     game.apply(seat, action)
 
     if kind == DRAW:
-        facts = {"kind": "draw", "seat": seat}
-    elif kind == REVEAL:
-        facts = {"kind": "reveal", "seat": seat, "pos": pos, "value": before["old"]}
+        return {"kind": "draw", "seat": seat}
+    facts = {"kind": "discard" if kind == TAKE_DISCARD else kind, "seat": seat, "pos": pos}
+    if kind == REVEAL:
+        facts["value"] = before["old"]
     elif kind == FLIP:
-        facts = {
-            "kind": "flip",
-            "seat": seat,
-            "pos": pos,
-            "value": before["old"],
-            "discarded": before["placed"],
-        }
+        facts.update(value=before["old"], discarded=before["placed"])
     else:
-        facts = {
-            "kind": "swap" if kind == SWAP else "discard",
-            "seat": seat,
-            "pos": pos,
-            "value": before["placed"],
-            "replaced": before["old"],
-            "was_down": before["was_down"],
-        }
-    if kind == DRAW:
-        return facts
+        facts.update(value=before["placed"], replaced=before["old"], was_down=before["was_down"])
     col = pos % COLS
-    if not gone[col] and game.cards[seat][COLUMNS[col][0]] is None:
+    if not before["gone"] and game.cards[seat][COLUMNS[col][0]] is None:
         facts["removed"] = [[col, facts["value"]]]
     if game.last_reshuffle is not None:
         facts["reshuffled"] = True

@@ -1,16 +1,12 @@
-"""The state of one game of Skyjo and the only code that applies its rules.
-
-:meth:`Game.apply` mutates a game in place after checking every rule, or raises a named
-:class:`~games.engine.errors.IllegalAction` and changes nothing. A game keeps its record as it
-goes (``logs``), unless restored from a snapshot or sampled for search (``logs is None``).
-"""
+"""The state of one game of Skyjo and the only code that applies its rules: :meth:`Game.apply`
+checks every rule and then mutates the game, or raises an IllegalAction and changes nothing."""
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
-from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE, full_deck
+from .cards import COLS, COLUMNS, DECK_COUNTER, GRID_SIZE, full_deck
 from .errors import (
     BadPosition,
     CardAlreadyFaceUp,
@@ -54,12 +50,7 @@ class RoundResult:
         return self.scores[self.ender] != self.raw[self.ender]
 
     def to_json(self) -> dict:
-        return {
-            "starter": self.starter,
-            "ender": self.ender,
-            "raw": list(self.raw),
-            "scores": list(self.scores),
-        }
+        return {**asdict(self), "raw": list(self.raw), "scores": list(self.scores)}
 
 
 @dataclass(slots=True)
@@ -141,8 +132,6 @@ class Game:
         self.turned_at_end: tuple[int, ...] | None = None
         self._deal(deck)
 
-    # ----------------------------------------------------------------- reading the state
-
     @property
     def n(self) -> int:
         return len(self.players)
@@ -161,8 +150,7 @@ class Game:
 
     @property
     def log(self) -> RoundLog:
-        """The record of the round in progress (or just scored); a game that keeps no record
-        (``logs is None``) raises ValueError."""
+        """The record of the round in progress (or just scored); ValueError if there is none."""
         if self.logs is None:
             raise ValueError("this game keeps no record (restored from a snapshot)")
         return self.logs[-1]
@@ -193,70 +181,53 @@ class Game:
         cards, up = self.cards[seat], self.up[seat]
         return sum(c for c, u in zip(cards, up, strict=True) if u and c is not None)
 
-    # ----------------------------------------------------------------- acting
-
     def apply(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing.
-
-        If the turn emptied the draw pile, ``last_reshuffle`` holds the new pile's order (as the
-        record's ``reshuffles`` entry) until the next accepted step; else it is ``None``.
+        """Apply ``action`` for ``seat``, or raise an IllegalAction and change nothing. Until the
+        next step ``last_reshuffle`` is the order of the pile this turn's reshuffle made, or None.
         """
         if type(seat) is not int or not 0 <= seat < len(self.players):
             raise NotAPlayer(f"seat {seat!r} is not a player in this game")
         if type(action) is not Action:
             raise MalformedAction(f"expected an Action, not {type(action).__name__}")
-        logs = self.logs
         kind = action.kind
         if kind == REVEAL:
             self._reveal(seat, action.pos)
             self.last_reshuffle = None
             return
         self._check_turn(seat)
+        pos = action.pos
+        if self.drawn is None and kind in (SWAP, FLIP):
+            raise NothingDrawn('draw a card first with {"take": "deck"}')
         if kind == DRAW:
             if self.drawn is not None:
                 raise DrawnCardPending("you already drew a card: swap it in or discard it and flip")
-            self.last_reshuffle = None
             self.drawn = self.draw_pile.pop()
-            self.turns += 1
-            if logs is not None:
-                logs[-1].actions.append({"take": "deck"})
-            return
-        pos = action.pos
-        cards = self.cards[seat]
-        if kind == TAKE_DISCARD:
+        elif kind == TAKE_DISCARD:
             if self.drawn is not None:
                 raise DrawnCardPending("you drew a card: swap it in or discard it and flip")
-            self._check_in_grid(cards, pos)
+            self._check_in_grid(self.cards[seat], pos)
             self._swap_in(seat, pos, self.discard.pop())
-            self.turns += 1
-            if logs is not None:
-                logs[-1].actions.append({"take": "discard", "swap": pos})
         elif kind == SWAP:
-            if self.drawn is None:
-                raise NothingDrawn('draw a card first with {"take": "deck"}')
-            self._check_in_grid(cards, pos)
+            self._check_in_grid(self.cards[seat], pos)
             self._swap_in(seat, pos, self.drawn)
             self.drawn = None
-            if logs is not None:
-                logs[-1].actions[-1]["swap"] = pos
         elif kind == FLIP:
-            if self.drawn is None:
-                raise NothingDrawn('draw a card first with {"take": "deck"}')
             if self.hidden[seat] == 0:
                 raise NoFaceDownCard("you have no face-down card to turn: swap the drawn card in")
-            self._check_in_grid(cards, pos)
-            if self.up[seat][pos]:
-                raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
+            self._turn_up(seat, pos)
             self.discard.append(self.drawn)
             self.drawn = None
-            self.up[seat][pos] = True
-            self.hidden[seat] -= 1
-            if logs is not None:
-                logs[-1].actions[-1]["flip"] = pos
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         self.last_reshuffle = None
-        self._end_turn(seat, pos)
+        if kind in (DRAW, TAKE_DISCARD):  # a turn begins: a new action of the record
+            self.turns += 1
+            if self.logs is not None:
+                self.logs[-1].actions.append(action.to_json())
+        elif self.logs is not None:
+            self.logs[-1].actions[-1][kind] = pos
+        if kind != DRAW:
+            self._end_turn(seat, pos)
 
     def next_round(self, deck: list[int] | None = None) -> None:
         """Deal the next round once the last one is scored."""
@@ -281,29 +252,17 @@ class Game:
         other.reveals = [list(r) for r in self.reveals]
         if self.logs is not None:
             log = self.log
-            other.logs = [
-                *self.logs[:-1],
-                RoundLog(
-                    log.deck,
-                    other.reveals,
-                    [list(r) for r in log.reshuffles],
-                    [dict(a) for a in log.actions],
-                ),
-            ]
+            reshuffles = [list(r) for r in log.reshuffles]
+            actions = [dict(a) for a in log.actions]
+            other.logs = [*self.logs[:-1], RoundLog(log.deck, other.reveals, reshuffles, actions)]
         other.forced_reshuffles = [list(r) for r in self.forced_reshuffles]
         return other
-
-    # ----------------------------------------------------------------- internals
 
     def _deal(self, deck: list[int] | None) -> None:
         if deck is None:
             deck = full_deck()
             self.rng.shuffle(deck)
-        elif (
-            len(deck) != DECK_SIZE
-            or not all(type(v) is int for v in deck)
-            or Counter(deck) != DECK_COUNTER
-        ):
+        elif not all(type(v) is int for v in deck) or Counter(deck) != DECK_COUNTER:
             raise ValueError("the deck must be the 150 cards of the Skyjo deck, in deal order")
         else:
             deck = list(deck)
@@ -332,11 +291,7 @@ class Game:
         mine = self.reveals[seat]
         if len(mine) >= REVEALS_PER_ROUND:
             raise RevealsDone("you have already turned your two start cards")
-        self._check_in_grid(self.cards[seat], pos)
-        if self.up[seat][pos]:
-            raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
-        self.up[seat][pos] = True
-        self.hidden[seat] -= 1
+        self._turn_up(seat, pos)
         mine.append(pos)
         if all(len(r) == REVEALS_PER_ROUND for r in self.reveals):
             self._start_play()
@@ -365,6 +320,13 @@ class Game:
         if cards[pos] is None:
             raise PositionRemoved(f"the column of position {pos} has been removed")
 
+    def _turn_up(self, seat: int, pos: object) -> None:
+        self._check_in_grid(self.cards[seat], pos)
+        if self.up[seat][pos]:
+            raise CardAlreadyFaceUp(f"the card at position {pos} is already face up")
+        self.up[seat][pos] = True
+        self.hidden[seat] -= 1
+
     def _swap_in(self, seat: int, pos: int, card: int) -> None:
         cards, up = self.cards[seat], self.up[seat]
         self.discard.append(cards[pos])
@@ -386,20 +348,13 @@ class Game:
         else:
             self.current = nxt
 
-    def _clear_column(self, seat: int, col: int) -> bool:
+    def _clear_column(self, seat: int, col: int) -> None:
         cards, up = self.cards[seat], self.up[seat]
         a, b, c = COLUMNS[col]
         value = cards[a]
-        if (
-            value is None
-            or not (up[a] and up[b] and up[c])
-            or cards[b] != value
-            or cards[c] != value
-        ):
-            return False
-        self.discard.extend((value, value, value))
-        cards[a] = cards[b] = cards[c] = None
-        return True
+        if value is not None and up[a] and up[b] and up[c] and cards[b] == value == cards[c]:
+            self.discard.extend((value, value, value))
+            cards[a] = cards[b] = cards[c] = None
 
     def _reshuffle(self) -> None:
         top = self.discard.pop()

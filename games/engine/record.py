@@ -1,22 +1,11 @@
 """Reading, writing and replaying the game record of ``game-record.md``."""
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
-from .actions import (
-    DRAW,
-    FLIP,
-    REVEAL,
-    SWAP,
-    TAKE_DISCARD,
-    Action,
-    draw,
-    flip,
-    reveal,
-    swap,
-    take_discard,
-)
+from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS, DECK_COUNTER, DECK_SIZE, GRID_SIZE
 from .errors import EngineError, RecordError
 from .game import GAME_OVER, MAX_PLAYERS, MIN_PLAYERS, PLAY, REVEAL_PHASE, ROUND_OVER, Game
@@ -30,8 +19,7 @@ ROUND_KEYS = frozenset({"deck", "reveals", "reshuffles", "actions"})
 
 
 def to_record(game: Game) -> dict:
-    """The game's record: enough to replay it exactly. A game that keeps none (restored from a
-    snapshot) raises ValueError: its record is wherever its rounds and moves are stored."""
+    """The game's record, enough to replay it exactly; ValueError if it keeps none."""
     if game.logs is None:
         raise ValueError("this game keeps no record (restored from a snapshot)")
     return {
@@ -43,26 +31,16 @@ def to_record(game: Game) -> dict:
 
 
 def from_record(data: object, *, seed: int | None = None) -> Game:
-    """Replay a record and return the game in its final state, or raise RecordError. ``seed``
-    feeds what the record leaves open (a reshuffle with no order given, later rounds' decks)."""
-    game = None
-    for state, _seat, _step in _walk(data, seed):
-        game = state
-    return game
+    """The game a record replays to, or RecordError; ``seed`` feeds what the record leaves open
+    (a reshuffle with no order given, later rounds' decks)."""
+    return deque(_walk(data, seed), maxlen=1)[0][0]
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """One step of a replay: what a spectator saw right after it.
-
-    ``kind`` is ``"deal"`` (a round dealt, ``seat`` and ``action`` are ``None``) or the kind of
-    the step's :class:`Action` (``reveal``, ``draw``, ``swap``, ``flip``, ``take_discard``).
-    ``text`` describes the step from public information only; ``label`` prefixes its round.
-    ``facts`` says the same as data, for a text in another language: a tuple of
-    ``(fact, details)`` pairs, the step's own fact first (``deal``, ``reveal``, ``draw``,
-    ``take_discard``, ``swap``, ``flip``), then any of ``starts``, ``removed``, ``last_turns``,
-    ``round_over`` and ``game_over`` (see :func:`describe`).
-    """
+    """One step of a replay and the spectator view right after it. ``kind`` is ``"deal"`` (with
+    ``seat`` and ``action`` ``None``) or the action's kind; ``text`` (:func:`describe`) tells
+    ``facts``, its ``(fact, details)`` pairs, from public information only."""
 
     step: int
     round: int
@@ -79,14 +57,10 @@ class Position:
 
 
 def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Position]:
-    """Walk a record step by step: the deal of each round, every reveal, draw and placement.
+    """The :class:`Position` after each deal, reveal, draw and placement of a record; a bad
+    record raises RecordError when the walk reaches the fault.
 
-    Each :class:`Position` holds the spectator view after its step, so a face-down value never
-    shows, even for a finished game; the last one is ``view_of(from_record(data))``. Round
-    scoring happens with the step that ends the round (its text says so). A bad record raises
-    RecordError when the walk reaches the fault.
-
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(0, reveal(4))
     >>> deal, turned = iter_positions(to_record(game))
@@ -95,21 +69,15 @@ def iter_positions(data: object, *, seed: int | None = None) -> Iterator[Positio
     >>> turned.facts[0][0], turned.facts[0][1]["pos"]
     ('reveal', 4)
     """
-    before: dict = {}
-
-    def remember(game: Game, seat: int, step: Action) -> None:
-        before.update(_before(game, seat))
-
-    for index, (game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+    for index, (game, seat, step, before) in enumerate(_walk(data, seed, before=_before)):
         yield _spectator_position(index, game, seat, step, before)
 
 
 def position_at(data: object, step: int, *, seed: int | None = None) -> Position:
-    """The position after ``step``: what :func:`iter_positions` yields at that index, with
-    nothing worked out for the steps before it (a replay's late step costs a walk, not a
-    description and a view of every step). Raises IndexError past the last step.
+    """What :func:`iter_positions` yields at ``step``, describing and viewing none of the steps
+    before it; IndexError past the last step.
 
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(0, reveal(4))
     >>> position_at(to_record(game), 1) == list(iter_positions(to_record(game)))[1]
@@ -117,21 +85,15 @@ def position_at(data: object, step: int, *, seed: int | None = None) -> Position
     """
     if step < 0:
         raise IndexError(f"step {step} is before the first")
-    before: dict = {}
-    walked = -1  # the index of the step last yielded
-
-    def remember(game: Game, seat: int, action: Action) -> None:
-        if walked + 1 == step:
-            before.update(_before(game, seat))
-
-    for index, (game, seat, action) in enumerate(_walk(data, seed, before=remember)):
+    walked = -1
+    for index, (game, seat, action, before) in enumerate(_walk(data, seed, before=_before)):
         if index == step:
             return _spectator_position(index, game, seat, action, before)
         walked = index
     raise IndexError(f"step {step} is past the last ({walked})")
 
 
-def _before(game: Game, seat: int) -> dict:
+def _before(game: Game, seat: int, _step: Action) -> dict:
     """What a step's facts need of the game just before it."""
     return {
         "discard": game.discard[-1] if game.discard else None,
@@ -144,7 +106,7 @@ def _before(game: Game, seat: int) -> dict:
 
 
 def _spectator_position(
-    index: int, game: Game, seat: int | None, step: Action | None, before: dict
+    index: int, game: Game, seat: int | None, step: Action | None, before: dict | None
 ) -> Position:
     if step is None:
         kind, facts = DEAL, ((DEAL, {}),)
@@ -154,48 +116,41 @@ def _spectator_position(
 
 
 def iter_steps(data: object, *, seed: int | None = None) -> Iterator[tuple[int, int, Action, View]]:
-    """Each step of a record with the view its player had just before it: ``(step, seat,
-    action, view)``, ``step`` numbered as in :func:`iter_positions` (deals count). The view is
-    the seat's own (its drawn card included), for judging the step from what the player knew.
+    """``(step, seat, action, view)`` for each step of a record, ``view`` the seat's own just
+    before it; ``step`` counts as :func:`iter_positions` does (deals included).
 
-    >>> from games.engine import Game
+    >>> from games.engine import Game, reveal
     >>> game = Game(["ann", "ben"], seed=3)
     >>> game.apply(1, reveal(4))
     >>> [(step, seat, action.kind, view.revealed) for step, seat, action, view in iter_steps(
     ...     to_record(game))]
     [(1, 1, 'reveal', (0, 0))]
     """
-    views: list[View] = []
-
-    def remember(game: Game, seat: int, step: Action) -> None:
-        views.append(view_of(game, seat))
-
-    for index, (_game, seat, step) in enumerate(_walk(data, seed, before=remember)):
+    walk = _walk(data, seed, before=lambda game, seat, _step: view_of(game, seat))
+    for index, (_game, seat, step, view) in enumerate(walk):
         if step is not None:
-            yield index, seat, step, views.pop()
+            yield index, seat, step, view
 
 
 def _facts(game: Game, seat: int, step: Action, before: dict) -> tuple:
     """What a spectator saw of one step, from values that are public once it is done."""
     name, pos, kind = game.players[seat], step.pos, step.kind
-    old = before["cards"][pos] if pos is not None else None
+    if kind == DRAW:
+        return ((DRAW, {"name": name}),)
+    old = before["cards"][pos]
     if kind == REVEAL:
         facts = [(REVEAL, {"name": name, "pos": pos, "value": old})]
         if game.phase == PLAY:
             facts.append(("starts", {"name": game.players[game.starter]}))
         return tuple(facts)
-    if kind == DRAW:
-        return ((DRAW, {"name": name}),)
-    if kind == TAKE_DISCARD:
-        placed = before["discard"]
-        facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
-    elif kind == SWAP:
-        placed = before["drawn"]
+    if kind in (TAKE_DISCARD, SWAP):
+        placed = before["discard" if kind == TAKE_DISCARD else "drawn"]
         facts = [(kind, {"name": name, "placed": placed, "pos": pos, "old": old})]
     else:
         placed = old
         facts = [(kind, {"name": name, "drawn": before["drawn"], "pos": pos, "value": old})]
-    if _clears(before["cards"], before["up"], pos, placed):
+    cards, up = before["cards"], before["up"]
+    if all((cards[p] == placed and up[p]) or p == pos for p in COLUMNS[pos % COLS]):
         facts.append(("removed", {"column": pos % COLS + 1, "value": placed}))
     if before["phase"] == PLAY and game.ender == seat:
         facts.append(("last_turns", {"name": name}))
@@ -244,20 +199,15 @@ def describe(facts: tuple) -> str:
     return " · ".join(parts)
 
 
-def _clears(cards: list, up: list, pos: int, placed: int) -> bool:
-    """Whether placing ``placed`` face up at ``pos`` completes a column of three equal cards."""
-    column = COLUMNS[pos % COLS]
-    return all((cards[p] == placed and up[p]) or p == pos for p in column)
-
-
 def _walk(
     data: object,
     seed: int | None,
     *,
-    before: Callable[[Game, int, Action], None] | None = None,
-) -> Iterator[tuple[Game, int | None, Action | None]]:
-    """Replay a record, yielding the same mutable ``(game, seat, step)`` after each deal (seat
-    and step ``None``) and each step; ``before(game, seat, step)`` runs just before each step."""
+    before: Callable[[Game, int, Action], object] | None = None,
+) -> Iterator[tuple[Game, int | None, Action | None, object]]:
+    """Replay a record, yielding the same mutable ``(game, seat, step, seen)`` after each deal
+    (the rest ``None``) and each step, ``seen`` what ``before(game, seat, step)`` returned just
+    before it."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     unknown = sorted(set(data) - {"format", "players", "rules", "rounds"})
@@ -293,9 +243,15 @@ def _walk(
         else:
             game.next_round(deck)
         game.forced_reshuffles = _reshuffles(rnd.get("reshuffles", []), where)
-        yield game, None, None
-        yield from _replay_reveals(game, rnd.get("reveals"), where, last, before)
-        yield from _replay_actions(game, rnd.get("actions", []), where, last, before)
+        yield game, None, None, None
+        reveals = _reveals(game, rnd.get("reveals"), where, last)
+        for seat, step, here in chain(reveals, _actions(game, rnd.get("actions", []), where, last)):
+            seen = None if before is None else before(game, seat, step)
+            try:
+                game.apply(seat, step)
+            except EngineError as exc:
+                raise RecordError(f"{here}: {exc}") from None
+            yield game, seat, step, seen
         if game.forced_reshuffles:
             used = len(game.log.reshuffles)
             raise RecordError(
@@ -331,7 +287,8 @@ def _reshuffles(reshuffles: object, where: str) -> list[list[int]]:
     return [list(r) for r in reshuffles]
 
 
-def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before) -> Iterator:
+def _reveals(game: Game, reveals: object, where: str, last: bool) -> Iterator:
+    """The reveal steps of a round, as ``(seat, action, where)``, checked as they are reached."""
     if not isinstance(reveals, list) or len(reveals) != game.n:
         raise RecordError(f"{where}: reveals must hold one entry per player")
     for seat, pair in enumerate(reveals):
@@ -342,19 +299,11 @@ def _replay_reveals(game: Game, reveals: object, where: str, last: bool, before)
         if len(pair) < 2 and not last:
             raise RecordError(f"{here}: every player turns two cards before play")
         for pos in pair:
-            if type(pos) is not int or not 0 <= pos < GRID_SIZE:
-                raise RecordError(f"{here}: position {pos!r} is off the grid (0 to 11)")
-            step = reveal(pos)
-            if before is not None:
-                before(game, seat, step)
-            try:
-                game.apply(seat, step)
-            except EngineError as exc:
-                raise RecordError(f"{here}: {exc}") from None
-            yield game, seat, step
+            yield seat, Action(REVEAL, _position(pos, here)), here
 
 
-def _replay_actions(game: Game, actions: object, where: str, last: bool, before) -> Iterator:
+def _actions(game: Game, actions: object, where: str, last: bool) -> Iterator:
+    """The steps of a round's actions, as ``(seat, action, where)``, checked as they are reached."""
     if not isinstance(actions, list):
         raise RecordError(f"{where}: actions must be a list")
     if actions and game.phase == REVEAL_PHASE:
@@ -362,7 +311,7 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool, before)
     for index, data in enumerate(actions):
         here = f"{where}, action {index}"
         steps = _steps(data, here)
-        if len(steps) == 1 and steps[0].kind == "draw" and not (last and index == len(actions) - 1):
+        if len(steps) == 1 and steps[0].kind == DRAW and not (last and index == len(actions) - 1):
             raise RecordError(f"{here}: a draw must be placed with swap or flip")
         seat = game.current
         if seat is None:
@@ -370,37 +319,26 @@ def _replay_actions(game: Game, actions: object, where: str, last: bool, before)
                 raise RecordError(f"{here}: the game is over, no action may follow")
             raise RecordError(f"{here}: the round is over, no action may follow")
         for step in steps:
-            if before is not None:
-                before(game, seat, step)
-            try:
-                game.apply(seat, step)
-            except EngineError as exc:
-                raise RecordError(f"{here}: {exc}") from None
-            yield game, seat, step
+            yield seat, step, here
 
 
 def _steps(data: object, here: str) -> list[Action]:
     if not isinstance(data, dict):
         raise RecordError(f"{here}: an action must be an object")
-    take = data.get("take")
-    keys = set(data)
-    try:
-        if take == "deck" and keys == {"take"}:
-            return [draw()]
-        if take == "deck" and keys == {"take", "swap"}:
-            return [draw(), swap(_position(data["swap"]))]
-        if take == "deck" and keys == {"take", "flip"}:
-            return [draw(), flip(_position(data["flip"]))]
-        if take == "discard" and keys == {"take", "swap"}:
-            return [take_discard(_position(data["swap"]))]
-        if take == "discard" and "flip" in keys:
-            raise RecordError("the discard taken must be swapped, not discarded and flipped")
-    except ValueError as exc:
-        raise RecordError(f"{here}: {exc}") from None
+    take, rest = data.get("take"), set(data) - {"take"}
+    if take == "deck" and not rest:
+        return [Action(DRAW)]
+    if take == "deck" and rest in ({SWAP}, {FLIP}):
+        (kind,) = rest
+        return [Action(DRAW), Action(kind, _position(data[kind], here))]
+    if take == "discard" and rest == {SWAP}:
+        return [Action(TAKE_DISCARD, _position(data[SWAP], here))]
+    if take == "discard" and FLIP in rest:
+        raise RecordError(f"{here}: the discard taken must be swapped, not discarded and flipped")
     raise RecordError(f"{here}: unknown action {data!r}"[:200])
 
 
-def _position(value: object) -> int:
+def _position(value: object, here: str) -> int:
     if type(value) is not int or not 0 <= value < GRID_SIZE:
-        raise RecordError(f"position {value!r} is off the grid (0 to 11)")
+        raise RecordError(f"{here}: position {value!r} is off the grid (0 to 11)")
     return value

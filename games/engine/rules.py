@@ -25,13 +25,10 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: object) -> "Rules":
-        """Read the record's ``rules`` object; missing keys take the defaults. A record may
-        leave ``rules`` out, not make it ``null`` (as it may leave out ``format``, and a
-        ``null`` format is refused too)."""
+        """Read the record's ``rules`` object (not ``null``); missing keys take the defaults."""
         if not isinstance(data, dict):
             raise RecordError("rules must be an object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
             raise RecordError(f"unknown rule {unknown[0]!r}")
         try:

@@ -1,29 +1,20 @@
-"""Determinization: a full game consistent with what one seat sees, for bot simulation.
-
-The face-down cards, the draw pile and another player's pending drawn card are dealt at random
-from the cards the seat has not seen (the 150-card deck minus every face-up grid card, the
-discard pile and its own drawn card). Only public facts and the seat's own knowledge are used.
-"""
+"""Determinization: a full game consistent with what one seat sees, for bot simulation; the
+cards it has not seen are dealt at random to the places it cannot see."""
 
 import random
+from collections import Counter
+from itertools import chain
 
-from .cards import DECK_COUNTS
+from .cards import DECK_COUNTER
 from .game import Game
 from .view import HIDDEN, View
 
 
 def unseen_cards(view: View) -> list[int]:
     """The cards ``view.seat`` has not seen, in value order."""
-    counts = dict(DECK_COUNTS)
-    for grid in view.grids:
-        for card in grid:
-            if card is not None and card != HIDDEN:
-                counts[card] -= 1
-    for card in view.discard:
-        counts[card] -= 1
-    if view.drawn is not None:
-        counts[view.drawn] -= 1
-    return [v for v in sorted(counts) for _ in range(counts[v])]
+    seen = chain(*view.grids, view.discard, [view.drawn])
+    unseen = DECK_COUNTER - Counter(c for c in seen if c is not None and c != HIDDEN)
+    return sorted(unseen.elements())
 
 
 def sample_game(view: View, rng: random.Random) -> Game:

@@ -1,9 +1,5 @@
-"""A running game's state as small plain data, and back, without its history.
-
-:func:`from_snapshot` restores exactly what play needs, in time independent of the game's
-length. The restored game keeps no record (``logs is None``) and gets a fresh random source:
-what is still to come (a reshuffle, the next deal) is not decided yet. Face-up flags are one
-bit mask per seat (bit ``p`` set: position ``p`` face up).
+"""A running game's state as small plain data, and back, without its history; the restored
+game keeps no record and gets a fresh random source. Face-up flags: a bit mask per seat.
 
 >>> from games.engine import Game, reveal
 >>> game = Game(["ann", "ben"], seed=3)

@@ -1,8 +1,5 @@
 """What one seat (or a spectator) may see: the one hidden-information filter of the project.
-
-Face-down values are unknown to everyone, their owner included; a drawn card is seen by its
-drawer alone; the order of the draw pile is never shown. Everything else is public.
-"""
+Face-down values are hidden from all, a drawn card from all but its drawer, the pile's order."""
 
 from dataclasses import dataclass
 
@@ -16,13 +13,9 @@ HIDDEN = "?"
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's view of a game; ``seat`` is ``None`` for a spectator.
-
-    ``grids[s][p]`` is an int (face up), ``"?"`` (face down) or ``None`` (removed).
-    ``discard`` is the whole discard pile, bottom first: every card in it was shown when
-    discarded, so it is public. ``drawing`` tells everyone that the current player holds a drawn
-    card; only the drawer's own view has its value in ``drawn``.
-    """
+    """One seat's view of a game (``seat`` ``None``: a spectator). ``grids[s][p]`` is an int (face
+    up), ``"?"`` (face down) or ``None`` (removed); ``discard``, the whole pile bottom first, is
+    public; ``drawing`` tells all that a card is drawn, ``drawn`` its value to the drawer only."""
 
     seat: int | None
     players: tuple[str, ...]
