@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "stats",
+    "tournaments",
     "web",
 ]
 

@@ -33,6 +33,7 @@ from games.services.schedule import (
     restore,
 )
 from games.services.stop import LobbyClosure, game_stop, lobby_close
+from games.services.tables import table_open
 
 __all__ = [
     "MAX_END_SCORE",
@@ -65,4 +66,5 @@ __all__ = [
     "lobby_start",
     "next_look",
     "restore",
+    "table_open",
 ]
