@@ -1,0 +1,80 @@
+"""The tournament socket (``/ws/tournaments/<id>/``): the live standings, tables and podium,
+pushed at most every ``PUSH_EVERY`` seconds however many tables change (a change that comes
+sooner is folded into the next push); a player's own new table. It reads no frame."""
+
+import asyncio
+import time
+
+from django.utils import translation
+
+from core.caches import BoundedCache
+from core.db import in_db_thread
+from core.errors import NotFound
+from tournaments import publish, selectors
+from web.sockets.base import FAILED, Socket
+from web.sockets.shared import shared
+from web.tournaments import rendering
+
+PUSH_EVERY = 0.5
+
+# Rendered once per version and language for all the sockets of this process.
+_live = BoundedCache(64, "sockets.tournament_live")
+
+
+class TournamentConsumer(Socket):
+    pending = None
+    sent_at = 0.0
+    version = 0
+
+    @property
+    def label(self) -> str:
+        return f"tournament socket {self.tournament_id}"
+
+    async def open(self):
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        html = await in_db_thread(self.first_page)()
+        if await self.enter(publish.group(self.tournament_id)):
+            await self.send(text_data=html)
+            self.sent_at = time.monotonic()
+
+    def first_page(self) -> str:
+        tournament = selectors.tournament_get(self.tournament_id)
+        if tournament is None or not rendering.may_see(tournament, self.user, self.param("invite")):
+            raise NotFound()
+        self.version = tournament.version
+        return self.render()
+
+    def render(self) -> str:
+        with translation.override(self.language):
+            return rendering.live_html(self.tournament_id)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass
+
+    async def tournament_changed(self, event):
+        self.version = max(self.version, event["version"])
+        if self.pending is None or self.pending.done():
+            self.pending = asyncio.ensure_future(self.push())
+
+    async def push(self) -> None:
+        wait = self.sent_at + PUSH_EVERY - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.sent_at = time.monotonic()
+        key = (self.tournament_id, self.version, self.language)
+        html = await self.attempt(
+            "standings not rendered", shared, _live, key, in_db_thread(self.render)
+        )
+        if html is not FAILED and not self.closed:
+            await self.send(text_data=html)
+
+    async def tournament_seated(self, event):
+        game_id = event["tables"].get(str(self.user.pk))
+        if game_id is not None:
+            with translation.override(self.language):
+                await self.send(text_data=rendering.my_table_html(game_id, new=True))
+
+    async def disconnect(self, code):
+        if self.pending is not None:
+            self.pending.cancel()
+        await super().disconnect(code)
