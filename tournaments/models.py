@@ -64,6 +64,14 @@ class Tournament(models.Model):
     disconnect_grace = models.PositiveIntegerField(default=60)
     rated = models.BooleanField(default=True)
     repeat = models.CharField(max_length=6, choices=Repeat.choices, blank=True, default="")
+    room = models.ForeignKey(
+        "games.Lobby",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The tournament's chat: a lobby without seats (games.services.room_open).",
+    )
     version = models.PositiveIntegerField(
         default=0, help_text="Counts every change of the standings or tables (the live page)."
     )

@@ -33,7 +33,7 @@ from games.services.schedule import (
     restore,
 )
 from games.services.stop import LobbyClosure, game_stop, lobby_close
-from games.services.tables import table_open
+from games.services.tables import room_open, table_open
 
 __all__ = [
     "MAX_END_SCORE",
@@ -66,5 +66,6 @@ __all__ = [
     "lobby_start",
     "next_look",
     "restore",
+    "room_open",
     "table_open",
 ]

@@ -1,5 +1,5 @@
 """Tables opened for another app (a tournament): a lobby already playing, its seats given, its
-game started at once, no host."""
+game started at once, no host; and a chat room, a lobby without seats that is never listed."""
 
 from django.db import transaction
 
@@ -51,3 +51,16 @@ def table_open(
         lobby.save(update_fields=["game"])
         announce.lobby(lobby.pk)
     return game
+
+
+def room_open(*, name: str, is_public: bool) -> Lobby:
+    """A lobby that is only a chat room (chat.services posts in it, moderated as any other):
+    no seats, no game, closed from the start so that no list shows it. Private ones are read
+    with their invite code."""
+    return Lobby.objects.create(
+        name=name[:MAX_NAME],
+        host=None,
+        seat_count=MIN_SEATS,
+        is_public=is_public,
+        status=Lobby.Status.CLOSED,
+    )

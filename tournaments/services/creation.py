@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.access import is_moderator
 from core.text import has_nothing_to_see, one_line
+from games import services as games_services
 from games.bots import LEVEL_LABELS, LEVELS
 from games.models import TURN_CLOCKS
 from games.services import MAX_END_SCORE
@@ -126,6 +127,7 @@ def tournament_create(
             final_reveal_clears_columns=bool(final_reveal_clears_columns),
             rated=bool(rated),
             repeat=repeat,
+            room=games_services.room_open(name=name, is_public=bool(is_public)),
         )
         add_bots(tournament, bots, bot_level)
         publish.changed(tournament.pk, tournament.version)
@@ -152,6 +154,7 @@ def next_of(tournament: Tournament) -> Tournament | None:
     copy.invite_code = Tournament._meta.get_field("invite_code").get_default()
     copy.status, copy.round, copy.version = Tournament.Status.SCHEDULED, 0, 0
     copy.starts_at, copy.started_at, copy.finished_at = tournament.starts_at + step, None, None
+    copy.room = games_services.room_open(name=copy.name, is_public=copy.is_public)
     copy.save(force_insert=True)
     bots = list(tournament.entries.filter(user__isnull=True).exclude(bot_level=""))
     if bots:

@@ -49,3 +49,25 @@ async def test_a_private_tournament_socket_refuses_strangers(alice, bob):
     ok = await connect(bob, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
     await ok.disconnect()
     assert await db(Tournament.objects.count)() == 1
+
+
+async def test_the_tournament_chat_is_the_chat_app_in_its_room(alice, bob):
+    import json
+
+    made = await db(tournament_create)(
+        by=alice, name="Chatty", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    code = made.invite_code
+    one = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={code}")
+    two = await connect(bob, f"/ws/tournaments/{made.pk}/?invite={code}")
+    await one.receive_from(timeout=5)
+    await two.receive_from(timeout=5)
+    await one.send_to(text_data=json.dumps({"chat": "good luck all"}))
+    assert "good luck all" in await two.receive_from(timeout=5)
+    assert "good luck all" in await one.receive_from(timeout=5)
+    from chat.models import Message
+
+    message = await db(Message.objects.get)()
+    assert message.lobby_id == made.room_id
+    await one.disconnect()
+    await two.disconnect()

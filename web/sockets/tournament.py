@@ -1,6 +1,7 @@
 """The tournament socket (``/ws/tournaments/<id>/``): the live standings, tables and podium,
 pushed at most every ``PUSH_EVERY`` seconds however many tables change (a change that comes
-sooner is folded into the next push); a player's own new table. It reads no frame."""
+sooner is folded into the next push); a player's own new table; and the tournament's chat
+(its room, a lobby of games.services.room_open: the lobby socket's chat frames)."""
 
 import asyncio
 import time
@@ -10,7 +11,9 @@ from django.utils import translation
 from core.caches import BoundedCache
 from core.db import in_db_thread
 from core.errors import NotFound
+from games import publish as games_publish
 from tournaments import publish, selectors
+from web.sockets import frames
 from web.sockets.base import FAILED, Socket
 from web.sockets.shared import shared
 from web.tournaments import rendering
@@ -23,6 +26,7 @@ _live = BoundedCache(64, "sockets.tournament_live")
 
 class TournamentConsumer(Socket):
     pending = None
+    lobby_id = None
     sent_at = 0.0
     version = 0
 
@@ -33,7 +37,10 @@ class TournamentConsumer(Socket):
     async def open(self):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         html = await in_db_thread(self.first_page)()
-        if await self.enter(publish.group(self.tournament_id)):
+        groups = [publish.group(self.tournament_id)]
+        if self.lobby_id is not None:
+            groups.append(games_publish.lobby_group(self.lobby_id))
+        if await self.enter(*groups):
             await self.send(text_data=html)
             self.sent_at = time.monotonic()
 
@@ -42,14 +49,16 @@ class TournamentConsumer(Socket):
         if tournament is None or not rendering.may_see(tournament, self.user, self.param("invite")):
             raise NotFound()
         self.version = tournament.version
+        self.lobby_id = tournament.room_id  # the chat (web.sockets.chat): it may read the room
+        self.invite = tournament.room.invite_code if tournament.room_id else None
         return self.render()
 
     def render(self) -> str:
         with translation.override(self.language):
             return rendering.live_html(self.tournament_id)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        pass
+    async def frame(self, text_data, bytes_data) -> None:
+        await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))
 
     async def tournament_changed(self, event):
         self.version = max(self.version, event["version"])

@@ -7,6 +7,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.translation import gettext as _
 
 from stats import profile_cache, queries
+from tournaments import selectors as tournament_selectors
 from web.stats import charts
 
 PERIODS = ("all", "30d")
@@ -91,6 +92,7 @@ def profile(request, username):
             "profile": figures,
             "stats_panels": html,
             "history": history,
+            "tournaments": tournament_selectors.player_figures(player.pk),
             "history_rows": profile_cache.history_rows(
                 history.entries, get_template("stats/history_row.html").render
             ),
