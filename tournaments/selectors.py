@@ -37,7 +37,7 @@ def tournament_lists(user) -> dict[str, list[Tournament]]:
 
 
 def tournament_get(tournament_id: int) -> Tournament | None:
-    return Tournament.objects.filter(pk=tournament_id).first()
+    return Tournament.objects.select_related("room").filter(pk=tournament_id).first()
 
 
 @dataclass(frozen=True, slots=True)

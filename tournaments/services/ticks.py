@@ -101,18 +101,20 @@ def _withdraw_gone(tournament: Tournament, now) -> None:
         last_seen__isnull=True,
         connections=0,
     ).values_list("game_id", "seat")
-    changed = bool(gone)
+    wanted = Q()
     for game_id, seat in absent:
-        row = TableSeat.objects.filter(table__game_id=game_id, seat=seat, no_show=False)
-        row = row.select_related("entry").first()
-        if row is None:
-            continue
-        row.no_show = True
-        row.save(update_fields=["no_show"])
-        if row.entry.status != Entry.Status.WITHDRAWN:
-            withdraw(row.entry, "no_show")
-        changed = True
-    if changed:
+        wanted |= Q(table__game_id=game_id, seat=seat)
+    no_shows = (
+        list(TableSeat.objects.filter(wanted, no_show=False).values_list("pk", "entry_id"))
+        if wanted
+        else []
+    )
+    if no_shows:
+        TableSeat.objects.filter(pk__in=[pk for pk, _entry in no_shows]).update(no_show=True)
+        entries.filter(pk__in=[entry for _pk, entry in no_shows]).update(
+            status=Entry.Status.WITHDRAWN, withdrawn_because="no_show"
+        )
+    if gone or no_shows:
         bump(tournament)
 
 
@@ -139,7 +141,7 @@ def _arena(tournament: Tournament, now) -> None:
         high -= 1
     if high < low:
         return
-    tables, _waiting = pairing.pair(_players(tournament, free), low, high)
+    tables, _waiting = pairing.pair(players_for_pairing(tournament, free), low, high)
     _open(tournament, tables, {e.pk: e for e in free}, round_=0)
 
 
@@ -159,7 +161,7 @@ def _swiss(tournament: Tournament, now) -> None:
     tournament.round += 1
     tournament.save(update_fields=["round"])
     tables, byes = pairing.pair(
-        _players(tournament, players), tournament.table_min, tournament.table_max
+        players_for_pairing(tournament, players), tournament.table_min, tournament.table_max
     )
     by_id = {e.pk: e for e in players}
     for entry_id in byes:
@@ -195,7 +197,9 @@ def _opponents(tournament: Tournament) -> dict[int, list[int]]:
     return met
 
 
-def _players(tournament: Tournament, entries) -> list[pairing.Player]:
+def players_for_pairing(tournament: Tournament, entries) -> list[pairing.Player]:
+    """``entries`` as pairing.Player: points, rating, who they met and their last opponents
+    (one query over the tournament's seats)."""
     at = defaultdict(list)
     last_table = {}
     rows = TableSeat.objects.filter(table__tournament=tournament).order_by("table_id")

@@ -9,7 +9,8 @@ from core.access import sees_private_games
 from tournaments import selectors
 from tournaments.models import Tournament
 
-STANDINGS_SHOWN = 200
+STANDINGS_SHOWN = 50  # the top of the standings; the rest are counted
+TABLES_SHOWN = 12  # the tables in play to watch, those of the best placed first
 
 
 def url_of(tournament: Tournament, code: str | None = None) -> str:
@@ -31,10 +32,17 @@ def may_see(tournament: Tournament, user, code: str | None) -> bool:
 
 
 def live_context(tournament: Tournament) -> dict:
+    rows = selectors.standings(tournament, limit=STANDINGS_SHOWN)
+    tables = selectors.tables_in_play(tournament)
+    first = {row.game_id: row.rank for row in rows if row.game_id}
+    tables.sort(key=lambda t: first.get(t["game_id"], len(rows) + 1))
+    players = tournament.entries.count() if len(rows) == STANDINGS_SHOWN else len(rows)
     return {
         "tournament": tournament,
-        "rows": selectors.standings(tournament, limit=STANDINGS_SHOWN),
-        "tables": selectors.tables_in_play(tournament),
+        "rows": rows,
+        "more_players": players - len(rows),
+        "tables": tables[:TABLES_SHOWN],
+        "more_tables": max(0, len(tables) - TABLES_SHOWN),
         "podium": selectors.podium(tournament),
     }
 
