@@ -22,3 +22,9 @@ def seated(tournament_id: int, tables: dict[int, int]) -> None:
     """``tables``: user id -> the game id of their new table."""
     event = {"type": "tournament.seated", "tables": {str(u): g for u, g in tables.items()}}
     transaction.on_commit(lambda: games_publish._send(group(tournament_id), event))
+
+
+def table_over(tournament_id: int, user_ids: list[int]) -> None:
+    """The players of a table whose game has ended: their page's table notice goes."""
+    event = {"type": "tournament.table_over", "users": list(user_ids)}
+    transaction.on_commit(lambda: games_publish._send(group(tournament_id), event))

@@ -7,7 +7,7 @@ seat (played by a bot) scores 0 points and counts as a game played."""
 
 from django.utils import timezone
 
-from tournaments import locks, points
+from tournaments import locks, points, publish
 from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.services.entries import bump
 
@@ -71,4 +71,5 @@ def table_close(tournament: Tournament, table: Table, totals, *, resigned=None) 
     Entry.objects.bulk_update(
         [s.entry for s in seats], ["points", "games", "wins", "streak", "free_since"]
     )
+    publish.table_over(tournament.pk, [s.entry.user_id for s in seats if s.entry.user_id])
     bump(tournament)

@@ -83,6 +83,11 @@ class TournamentConsumer(Socket):
             with translation.override(self.language):
                 await self.send(text_data=rendering.my_table_html(game_id, new=True))
 
+    async def tournament_table_over(self, event):
+        if self.user.pk in event["users"]:
+            with translation.override(self.language):
+                await self.send(text_data=rendering.my_table_html(None, new=False))
+
     async def disconnect(self, code):
         if self.pending is not None:
             self.pending.cancel()

@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from core.access import sees_private_games
 from tournaments import selectors
@@ -44,6 +45,7 @@ def live_context(tournament: Tournament) -> dict:
         "tables": tables[:TABLES_SHOWN],
         "more_tables": max(0, len(tables) - TABLES_SHOWN),
         "podium": selectors.podium(tournament),
+        "now": timezone.now(),
     }
 
 
