@@ -6,7 +6,8 @@ Uses the newest arena made by ``manage.py seed_arena`` (or ``--tournament``). Ti
 ``--repeat`` times: the pairing of every player (reading their history and the pure pairing),
 a step that seats the free players (opening their games; rolled back), and a step that seats
 all the players at once (rolled back); then the live page through Django's test client, as a
-visitor and as one of the players, and the socket's push render. Prints p50, p95, max, queries.
+visitor and as one of the players, and the socket's push render. Prints p50, p95, max, the
+mean CPU time of this process per request, and the queries of one.
 """
 
 import argparse
@@ -94,7 +95,7 @@ def main() -> None:
     member.force_login(entries[0].user)
     visitor = Client(HTTP_HOST="127.0.0.1")
     url = f"/tournaments/{tournament.pk}/"
-    print(f"{'page':44} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'queries':>7}")
+    print(f"{'page':44} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu ms':>7} {'queries':>7}")
     for label, call in (
         ("live page, visitor", lambda: visitor.get(url)),
         ("live page, a player", lambda: member.get(url)),
@@ -102,18 +103,19 @@ def main() -> None:
     ):
         for _ in range(10):
             call()
-        times = []
+        times, cpu = [], time.process_time()
         for _ in range(args.requests):
             start = time.perf_counter()
             call()
             times.append((time.perf_counter() - start) * 1000)
+        cpu = (time.process_time() - cpu) * 1000 / args.requests
         with CaptureQueriesContext(connection) as queries:
             call()
         times.sort()
         p95 = times[int(len(times) * 0.95) - 1]
         print(
             f"{label:44} {statistics.median(times):8.1f} {p95:8.1f} {times[-1]:8.1f} "
-            f"{len(queries):7d}"
+            f"{cpu:7.1f} {len(queries):7d}"
         )
 
 

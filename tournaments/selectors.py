@@ -64,17 +64,20 @@ def standings(tournament: Tournament, *, limit: int | None = None) -> list[Row]:
     return [Row(i, e, seated.get(e.pk)) for i, e in enumerate(entries, 1)]
 
 
-def tables_in_play(tournament: Tournament) -> list[dict]:
-    """The games being played now: their id and their players' names, in seat order."""
+def tables_in_play(tournament: Tournament, *, first=(), limit: int = 12) -> tuple[list, int]:
+    """Up to ``limit`` games being played now (the games ``first`` first, then the oldest):
+    their id and players' names in seat order; and how many are being played. Three queries."""
+    playing = Table.objects.filter(tournament=tournament, status=Table.Status.PLAYING)
+    total = playing.count()
+    chosen = list(dict.fromkeys(first))[:limit]
+    if len(chosen) < limit:
+        more = playing.exclude(game_id__in=chosen).order_by("id")
+        chosen += list(more.values_list("game_id", flat=True)[: limit - len(chosen)])
     names = defaultdict(list)
-    rows = TableSeat.objects.filter(
-        table__tournament=tournament, table__status=Table.Status.PLAYING
-    )
-    for game_id, name in rows.order_by("table_id", "seat").values_list(
-        "table__game_id", "entry__name"
-    ):
+    rows = TableSeat.objects.filter(table__tournament=tournament, table__game_id__in=chosen)
+    for game_id, name in rows.order_by("seat").values_list("table__game_id", "entry__name"):
         names[game_id].append(name)
-    return [{"game_id": g, "names": n} for g, n in names.items()]
+    return [{"game_id": g, "names": names[g]} for g in chosen if names[g]], total
 
 
 def entry_of(tournament: Tournament, user) -> Entry | None:

@@ -34,16 +34,15 @@ def may_see(tournament: Tournament, user, code: str | None) -> bool:
 
 def live_context(tournament: Tournament) -> dict:
     rows = selectors.standings(tournament, limit=STANDINGS_SHOWN)
-    tables = selectors.tables_in_play(tournament)
-    first = {row.game_id: row.rank for row in rows if row.game_id}
-    tables.sort(key=lambda t: first.get(t["game_id"], len(rows) + 1))
+    first = [row.game_id for row in rows if row.game_id]
+    tables, playing = selectors.tables_in_play(tournament, first=first, limit=TABLES_SHOWN)
     players = tournament.entries.count() if len(rows) == STANDINGS_SHOWN else len(rows)
     return {
         "tournament": tournament,
         "rows": rows,
         "more_players": players - len(rows),
-        "tables": tables[:TABLES_SHOWN],
-        "more_tables": max(0, len(tables) - TABLES_SHOWN),
+        "tables": tables,
+        "more_tables": playing - len(tables),
         "podium": selectors.podium(tournament),
         "now": timezone.now(),
     }
