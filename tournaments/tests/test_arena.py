@@ -164,3 +164,28 @@ def test_a_restart_resumes_without_seating_anyone_twice(alice, bob):
     play_games_out()
     tournaments_tick(now=now + timedelta(minutes=1))
     assert tournament.tables.count() == 4
+
+
+def test_an_unrated_tournaments_games_leave_ratings_alone(alice, bob):
+    tournament = _arena(alice, bots=0, table_max=2, rated=False)
+    _join(tournament, alice, bob)
+    tournaments_tick(now=tournament.starts_at)
+    show_up(tournament, [alice, bob])
+    before = {u.pk: (u.rating_mu, u.rating_sigma) for u in (alice, bob)}
+    play_games_out()
+    table = tournament.tables.get()
+    assert table.status == Table.Status.FINISHED and not table.game.lobby.rated
+    for user in (alice, bob):
+        user.refresh_from_db()
+        assert (user.rating_mu, user.rating_sigma) == before[user.pk]
+    assert GameResult.objects.filter(game=table.game).count() == 2  # still in the statistics
+
+
+def test_a_rated_tournaments_games_change_ratings(alice, bob):
+    tournament = _arena(alice, bots=0, table_max=2)
+    _join(tournament, alice, bob)
+    tournaments_tick(now=tournament.starts_at)
+    show_up(tournament, [alice, bob])
+    play_games_out()
+    alice.refresh_from_db()
+    assert alice.rating_sigma < 25 / 3

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async as db
 from django.db import connection
 from django.utils import timezone
 
-from games.tests.live import Player, daphne, session_cookie
+from games.tests.live import Player, daphne, session_cookie, start_daphne, stop
 from tournaments.models import Table, TableSeat, Tournament
 from tournaments.services import tournament_create, tournament_join
 
@@ -124,3 +124,30 @@ async def test_an_arena_runs_on_two_processes(alice, bob, redis_everywhere):
         await _drive(made.pk, [alice, bob], (port_a, port_b), until=second_wave_then_end)
     tournament = await db(_check)(made.pk)
     assert await db(tournament.tables.count)() >= 4
+
+
+async def test_a_swiss_event_resumes_after_its_only_server_restarts(alice, bob, redis_everywhere):
+    """The server stops in the middle of round 1; a new one goes on: no table lost or opened
+    twice, the round's games played to their end, round 2, the places."""
+    made = await db(_make)(alice, [alice, bob], kind="swiss", rounds=2)
+
+    def round_one_under_way(tournament) -> bool:
+        return Table.objects.filter(tournament=tournament, round=1).exists()
+
+    first = await asyncio.to_thread(start_daphne)
+    port = first.port.value
+    await _drive(made.pk, [alice, bob], (port, port), until=round_one_under_way)
+    await asyncio.to_thread(stop, first)
+    tables = await db(
+        lambda: sorted(Table.objects.filter(tournament_id=made.pk).values_list("pk", flat=True))
+    )()
+    assert len(tables) == 2
+    async with daphne() as again:
+        await _drive(made.pk, [alice, bob], (again, again), until=_over)
+    tournament = await db(_check)(made.pk)
+    assert tournament.round == 2
+    rounds = await db(
+        lambda: list(Table.objects.filter(tournament=tournament).values_list("round", "pk"))
+    )()
+    assert sorted(r for r, _pk in rounds) == [1, 1, 2, 2]
+    assert sorted(pk for r, pk in rounds if r == 1) == tables
