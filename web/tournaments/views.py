@@ -5,22 +5,26 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.access import is_moderator
 from core.errors import ServiceError
 from tournaments import selectors, services
+from web.ratelimit import limit
 from web.tournaments import rendering
 from web.tournaments.forms import TournamentForm
 
+# As a lobby's: every POST also counts against SKYJO_RATELIMIT_WRITE (web.ratelimit).
+create_limit = limit("SKYJO_RATELIMIT_CREATE", key="user", group="skyjo.create")
+join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 
+
+@login_required
+@create_limit
 def tournament_list(request):
     moderator = is_moderator(request.user)
     form = TournamentForm(moderator=moderator)
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={request.path}")
         form = TournamentForm(request.POST, moderator=moderator)
         if form.is_valid():
             data = dict(form.cleaned_data)
@@ -43,6 +47,7 @@ def _visible(request, tournament_id: int, code: str | None):
     return tournament
 
 
+@login_required
 def tournament_detail(request, tournament_id: int):
     code = request.GET.get("invite") or None
     tournament = _visible(request, tournament_id, code)
@@ -62,6 +67,7 @@ def _act(request, tournament_id: int, call) -> object:
 
 @login_required
 @require_POST
+@join_limit
 def tournament_join(request, tournament_id: int):
     def join(tournament, code):
         services.tournament_join(tournament_id=tournament.pk, user=request.user, invite_code=code)
