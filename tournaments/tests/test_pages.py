@@ -103,3 +103,24 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
     Entry.objects.filter(tournament=made).update(place=1)
     page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
     assert 'id="podium"' in page
+
+
+def test_the_moderation_pages_lead_to_scheduling_a_tournament(client, moderator):
+    client.force_login(moderator)
+    queue = client.get(reverse("moderation:queue")).content.decode()
+    assert reverse("tournaments:list") + "#create-tournament" in queue
+    form = client.get(reverse("tournaments:list")).content.decode()
+    assert 'name="is_public"' in form and 'name="repeat"' in form
+
+
+def test_a_players_profile_shows_their_tournaments(client, alice, bob):
+    made = tournament_create(
+        by=alice, name="Done", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    Entry.objects.filter(user=alice).update(place=2, points=17, games=5)
+    client.force_login(bob)
+    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    assert 'id="tournament-figures"' in page
+    assert "1 tournament played" in page and "best place: 2" in page and "17 points" in page
