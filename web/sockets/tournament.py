@@ -66,16 +66,21 @@ class TournamentConsumer(Socket):
             self.pending = asyncio.ensure_future(self.push())
 
     async def push(self) -> None:
-        wait = self.sent_at + PUSH_EVERY - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self.sent_at = time.monotonic()
-        key = (self.tournament_id, self.version, self.language)
-        html = await self.attempt(
-            "standings not rendered", shared, _live, key, in_db_thread(self.render)
-        )
-        if html is not FAILED and not self.closed:
-            await self.send(text_data=html)
+        """Send the newest standings once ``PUSH_EVERY`` has passed since the last push; again
+        if a change came in meanwhile."""
+        while True:
+            wait = self.sent_at + PUSH_EVERY - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.sent_at = time.monotonic()
+            version = self.version
+            key = (self.tournament_id, version, self.language)
+            render = in_db_thread(self.render)
+            html = await self.attempt("standings not rendered", shared, _live, key, render)
+            if html is not FAILED and not self.closed:
+                await self.send(text_data=html)
+            if self.version == version or self.closed:
+                return
 
     async def tournament_seated(self, event):
         game_id = event["tables"].get(str(self.user.pk))
