@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import services as games_services
 from games.models import Game, GamePlayer
+from stats import recording as stats_recording
 from tournaments import locks, pairing, points, publish, timing
 from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.services.creation import next_of
@@ -275,4 +276,5 @@ def _finish(tournament: Tournament, now) -> None:
     Entry.objects.bulk_update(entries, ["place"])
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.save(update_fields=["status", "finished_at"])
+    stats_recording.figures_changed(e.user_id for e in entries)  # their profiles show it
     bump(tournament)

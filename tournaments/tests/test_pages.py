@@ -113,14 +113,16 @@ def test_the_moderation_pages_lead_to_scheduling_a_tournament(client, moderator)
     assert 'name="is_public"' in form and 'name="repeat"' in form
 
 
-def test_a_players_profile_shows_their_tournaments(client, alice, bob):
+def test_a_players_profile_shows_their_tournaments_once_one_ends(client, alice, bob):
     made = tournament_create(
         by=alice, name="Done", kind="arena", starts_at=timezone.now(), duration=30
     )
     tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
-    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
-    Entry.objects.filter(user=alice).update(place=2, points=17, games=5)
+    Entry.objects.filter(user=alice).update(points=17, games=5)
     client.force_login(bob)
-    page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
+    profile = reverse("accounts:profile", args=["alice"])
+    assert 'id="tournament-figures"' not in client.get(profile).content.decode()  # now cached
+    tournaments_tick(now=made.starts_at + timedelta(minutes=31))  # over: its places written
+    page = client.get(profile).content.decode()
     assert 'id="tournament-figures"' in page
-    assert "1 tournament played" in page and "best place: 2" in page and "17 points" in page
+    assert "1 tournament played" in page and "best place: 1" in page and "17 points" in page

@@ -59,20 +59,28 @@ def profile(request, username):
     player = profile_cache.profile_owner(username, request.user)
 
     def panels(figures) -> str:
-        return render_to_string(
-            "stats/profile_stats.html",
-            {
-                "player": player,
-                "profile": figures,
-                "rating": rating_chart(figures.rating_history),
-                "sides": [
-                    (title, key, side, distribution_chart(side.distribution))
-                    for title, key, side in (
-                        (_("Against people"), "people", figures.people),
-                        (_("With bots"), "bots", figures.bots),
-                    )
-                ],
-            },
+        # With the player's tournament figures: a tournament's end renews their token too.
+        tournaments = render_to_string(
+            "tournaments/partials/profile_figures.html",
+            {"tournaments": tournament_selectors.player_figures(player.pk)},
+        )
+        return (
+            render_to_string(
+                "stats/profile_stats.html",
+                {
+                    "player": player,
+                    "profile": figures,
+                    "rating": rating_chart(figures.rating_history),
+                    "sides": [
+                        (title, key, side, distribution_chart(side.distribution))
+                        for title, key, side in (
+                            (_("Against people"), "people", figures.people),
+                            (_("With bots"), "bots", figures.bots),
+                        )
+                    ],
+                },
+            )
+            + tournaments
         )
 
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
@@ -92,7 +100,6 @@ def profile(request, username):
             "profile": figures,
             "stats_panels": html,
             "history": history,
-            "tournaments": tournament_selectors.player_figures(player.pk),
             "history_rows": profile_cache.history_rows(
                 history.entries, get_template("stats/history_row.html").render
             ),
