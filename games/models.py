@@ -56,6 +56,9 @@ class Lobby(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
+    rated = models.BooleanField(
+        default=True, help_text="Whether its games between people change their ratings."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     game = models.ForeignKey(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

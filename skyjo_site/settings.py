@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "stats",
+    "tournaments",
     "web",
 ]
 

@@ -9,7 +9,9 @@ MODEL = PlackettLuce()
 
 
 def game_finished(*, game, players, **kwargs) -> None:
-    """Receiver of games.signals.game_finished: rate its human players."""
+    """Receiver of games.signals.game_finished: rate its human players (its lobby rated)."""
+    if not game.lobby.rated:
+        return
     totals = {p.user_id: p.total for p in players if p.user_id is not None}
     rate_finished_game(totals_by_user=totals, game_id=game.pk)
 

@@ -1,8 +1,9 @@
 """The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
-then one finished game's analysis, for ever."""
+steps the tournaments (once a second), then one finished game's analysis, for ever."""
 
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -12,8 +13,12 @@ from django.db import close_old_connections
 from analysis.services import analysis_tick
 from core.errors import DATABASE_DOWN, one_line
 from games import autoplay
+from tournaments.services import tournaments_tick
 
 log = logging.getLogger("games.autoplay")
+
+TOURNAMENT_EVERY = 1.0  # seconds between two steps of the tournaments
+_tournaments_at = 0.0
 
 
 async def run_forever(interval: float | None = None) -> None:
@@ -46,9 +51,17 @@ def _tick() -> None:
     try:
         while autoplay.play_due_turns() >= autoplay.BATCH:  # a backlog: go on at once
             pass
+        _tournaments()
         analysis_tick()  # then one finished game's post-game analysis (analysis/)
     finally:
         close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
+
+
+def _tournaments() -> None:
+    global _tournaments_at
+    if time.monotonic() - _tournaments_at >= TOURNAMENT_EVERY:
+        _tournaments_at = time.monotonic()
+        tournaments_tick()
 
 
 _task: asyncio.Task | None = None

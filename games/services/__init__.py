@@ -2,6 +2,7 @@
 use this facade."""
 
 from games.services.lobbies import (
+    MAX_END_SCORE,
     bot_game_create,
     lobby_add_bot,
     lobby_create,
@@ -22,3 +23,4 @@ from games.services.play import (
 from games.services.presence import game_player_reconnected, game_player_seen
 from games.services.schedule import game_lock_due, game_reschedule, game_seat_timed_out, restore
 from games.services.stop import LobbyClosure, game_stop, lobby_close
+from games.services.tables import room_open, table_open

@@ -8,10 +8,12 @@ from web.sockets.base import UnknownSocket
 from web.sockets.game import GameConsumer
 from web.sockets.lobby import LobbyConsumer
 from web.sockets.lobby_list import LobbyListConsumer
+from web.sockets.tournament import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<id:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobbies/", LobbyListConsumer.as_asgi()),
     path("ws/lobbies/<id:lobby_id>/", LobbyConsumer.as_asgi()),
+    path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),
     re_path(r"^ws/", UnknownSocket.as_asgi()),
 ]

@@ -7,6 +7,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.translation import gettext as _
 
 from stats import profile_cache, queries
+from tournaments import selectors as tournament_selectors
 from web.stats import charts
 
 PERIODS = ("all", "30d")
@@ -58,6 +59,11 @@ def profile(request, username):
     player = profile_cache.profile_owner(username, request.user)
 
     def panels(figures) -> str:
+        # With the player's tournament figures: a tournament's end renews their token too.
+        tournaments = render_to_string(
+            "tournaments/partials/profile_figures.html",
+            {"tournaments": tournament_selectors.player_figures(player.pk)},
+        )
         sides = [
             (_("Against people"), "people", figures.people),
             (_("With bots"), "bots", figures.bots),
@@ -68,7 +74,7 @@ def profile(request, username):
             "rating": rating_chart(figures.rating_history),
         }
         context["sides"] = [(*side, distribution_chart(side[2].distribution)) for side in sides]
-        return render_to_string("stats/profile_stats.html", context)
+        return render_to_string("stats/profile_stats.html", context) + tournaments
 
     history = queries.player_history(player, viewer=request.user, page=request.GET.get("page"))
     # A viewer who shares no private game with the player sees what a visitor sees.

@@ -1,0 +1,100 @@
+"""In real Chromium at 360×740 against a live Daphne (its runner stepping the tournaments): a
+player joins a private arena by its link, is seated (their page opens the table by itself),
+plays, sees the standings move on another tab as the game ends, and sees the final podium. No page scrolls sideways.
+Screenshots: test-artifacts/screenshots/tournament-*.png."""
+
+import contextlib
+import re
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from conftest import PASSWORD
+from core.errors import ServiceError
+from games import engine, services
+from games.models import Game
+from games.tests.e2e.test_browser_phones import OVERFLOW, PHONE
+from games.tests.e2e.test_browser_replay import logged_in_context
+from tournaments.models import Tournament
+from tournaments.services import tournament_create
+
+pytestmark = pytest.mark.e2e
+
+
+def play_my_turns(game_id: int, user, timeout: float = 90) -> None:
+    """``user``'s turns through the services (the bot's by the server's runner), to the end."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            return
+        state = engine.from_snapshot(game.snapshot)
+        seat = game.players.get(user=user).seat
+        if state.phase == engine.ROUND_OVER:
+            if seat not in game.ready:
+                services.game_set_ready(game_id=game_id, user=user)
+        elif seat in state.to_act():
+            legal = [a.to_json() for a in state.legal_actions(seat)]
+            action = next((a for a in legal if "flip" in a or a == {"take": "deck"}), legal[0])
+            with contextlib.suppress(ServiceError):  # the bot moved first: look again
+                services.game_apply_action(
+                    game_id=game_id, user=user, action=action, version=game.version
+                )
+            continue
+        time.sleep(0.1)
+    raise AssertionError("the game did not end")
+
+
+def test_a_player_joins_is_seated_plays_and_sees_the_podium_on_a_phone(
+    daphne_server, browser, screenshot_dir, django_user_model
+):
+    base = daphne_server
+    player = django_user_model.objects.create_user("zoe", "zoe@example.com", PASSWORD)
+    made = tournament_create(
+        by=player,
+        name="Phone arena",
+        kind="arena",
+        starts_at=timezone.now(),
+        duration=30,
+        turn_clock=15,
+        end_score=1,
+        bots=1,
+        bot_level="easy",
+        table_max=2,
+    )
+    page = logged_in_context(browser, base, player, viewport=PHONE).new_page()
+    page.set_default_timeout(30_000)
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+
+    page.goto(f"{base}/tournaments/")
+    assert page.evaluate(OVERFLOW) == []
+    page.screenshot(path=screenshot_dir / "tournament-list.png", full_page=True)
+    page.get_by_role("link", name=re.compile("Phone arena")).click()
+    page.locator("[data-countdown]").first.wait_for()
+    assert page.evaluate(OVERFLOW) == []
+    page.get_by_role("button", name="Join").click()
+    # the runner seats zoe and the bot; her page opens her table by itself
+    page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=30_000)
+    game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+    page.locator('#conn[data-state="open"]').wait_for()
+    page.screenshot(path=screenshot_dir / "tournament-table.png", full_page=True)
+
+    # the standings in another tab; the arena's time runs out while the table plays on
+    standings = page.context.new_page()
+    standings.goto(f"{base}/tournaments/{made.pk}/?invite={made.invite_code}")
+    row = standings.locator("#standings tr", has_text="zoe")
+    assert row.locator("td").nth(3).inner_text() == "0"  # no game played yet
+    Tournament.objects.filter(pk=made.pk).update(starts_at=timezone.now() - timedelta(minutes=31))
+    play_my_turns(game_id, player)
+
+    # the open page's standings move (pushed), then the podium appears: no new table opened
+    row.locator("td").nth(3).filter(has_text="1").wait_for()
+    standings.locator("#podium").wait_for(timeout=30_000)
+    assert "zoe" in standings.locator("#podium").inner_text()
+    standings.screenshot(path=screenshot_dir / "tournament-podium.png", full_page=True)
+    assert standings.evaluate(OVERFLOW) == []
+    assert Tournament.objects.get(pk=made.pk).tables.count() == 1
+    assert problems == []

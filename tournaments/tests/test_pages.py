@@ -1,0 +1,128 @@
+"""The tournament pages: the list, making one, joining with clear errors, the live page."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments.models import Entry, Tournament
+from tournaments.services import tournament_create, tournament_join, tournaments_tick
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(**options):
+    data = {
+        "name": "Club night",
+        "kind": "arena",
+        "starts_at": (timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
+        "duration": "60",
+        "rounds": "5",
+        "table_min": "2",
+        "table_max": "4",
+        "max_players": "50",
+        "turn_clock": "30",
+        "end_score": "100",
+        "rated": "on",
+        "bots": "0",
+        "bot_level": "medium",
+    }
+    data.update(options)
+    return data
+
+
+def test_a_player_makes_a_private_tournament_and_gets_its_invite_link(client, alice):
+    client.force_login(alice)
+    answer = client.post(reverse("tournaments:list"), _form(), follow=True)
+    made = Tournament.objects.get()
+    assert not made.is_public and made.created_by == alice
+    page = answer.content.decode()
+    assert made.invite_code in page and "Club night" in page and 'data-countdown="' in page
+
+
+def test_a_bad_form_is_answered_on_the_form_and_makes_nothing(client, alice):
+    client.force_login(alice)
+    past = (timezone.now() - timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    answer = client.post(reverse("tournaments:list"), _form(starts_at=past))
+    assert "must not be in the past" in answer.content.decode()
+    answer = client.post(reverse("tournaments:list"), _form(table_min="4", table_max="2"))
+    assert "Tables have 2 to 4 seats" in answer.content.decode()
+    answer = client.post(reverse("tournaments:list"), _form(is_public="on"))  # ignored: not a mod
+    assert not Tournament.objects.filter(is_public=True).exists()
+
+
+def test_a_moderator_schedules_a_public_repeating_one_listed_for_everyone(client, moderator, bob):
+    client.force_login(moderator)
+    client.post(reverse("tournaments:list"), _form(is_public="on", repeat="weekly"))
+    made = Tournament.objects.get()
+    assert made.is_public and made.repeat == "weekly"
+    client.force_login(bob)
+    listed = client.get(reverse("tournaments:list")).content.decode()
+    assert "Club night" in listed
+
+
+def test_a_private_one_is_hidden_without_its_link_and_joined_with_it(client, alice, bob):
+    made = tournament_create(
+        by=alice, name="Secret", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    client.force_login(bob)
+    assert "Secret" not in client.get(reverse("tournaments:list")).content.decode()
+    assert client.get(reverse("tournaments:detail", args=[made.pk])).status_code == 404
+    assert client.post(reverse("tournaments:join", args=[made.pk])).status_code == 404
+    url = reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}"
+    assert client.get(url).status_code == 200
+    join = reverse("tournaments:join", args=[made.pk])
+    answer = client.post(join, {"invite_code": made.invite_code}, follow=True)
+    assert Entry.objects.filter(user=bob).count() == 1
+    assert "Withdraw" in answer.content.decode()
+    again = client.post(join, {"invite_code": made.invite_code}, follow=True)  # a second tab
+    assert "already in this tournament" in again.content.decode()
+    assert Entry.objects.filter(user=bob).count() == 1
+
+
+def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bob):
+    made = tournament_create(
+        by=alice,
+        name="Live",
+        kind="arena",
+        starts_at=timezone.now(),
+        duration=30,
+        bots=2,
+        bot_level="easy",
+        turn_clock=15,
+        end_score=10,
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    tournaments_tick(now=made.starts_at)
+    tournaments_tick(now=made.starts_at + timedelta(seconds=11))  # three wait, then sit
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
+    assert 'id="standings"' in page and 'id="my-table-link"' in page and "Watch" in page
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    Entry.objects.filter(tournament=made).update(place=1)
+    page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
+    assert 'id="podium"' in page
+
+
+def test_the_moderation_pages_lead_to_scheduling_a_tournament(client, moderator):
+    client.force_login(moderator)
+    queue = client.get(reverse("moderation:queue")).content.decode()
+    assert reverse("tournaments:list") + "#create-tournament" in queue
+    form = client.get(reverse("tournaments:list")).content.decode()
+    assert 'name="is_public"' in form and 'name="repeat"' in form
+
+
+def test_a_players_profile_shows_their_tournaments_once_one_ends(client, alice, bob):
+    made = tournament_create(
+        by=alice, name="Done", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    Entry.objects.filter(user=alice).update(points=17, games=5)
+    client.force_login(bob)
+    profile = reverse("accounts:profile", args=["alice"])
+    assert 'id="tournament-figures"' not in client.get(profile).content.decode()  # now cached
+    tournaments_tick(now=made.starts_at + timedelta(minutes=31))  # over: its places written
+    page = client.get(profile).content.decode()
+    assert 'id="tournament-figures"' in page
+    assert "1 tournament played" in page and "best place: 1" in page and "17 points" in page

@@ -1,0 +1,73 @@
+"""The live page's socket: the standings pushed in batches, a player's own table."""
+
+import asyncio
+
+import pytest
+from django.utils import timezone
+
+from games.tests.ws import connect, db
+from tournaments.models import Tournament
+from tournaments.services import tournament_create, tournament_join, tournaments_tick
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def test_standings_are_pushed_batched_and_a_seated_player_hears_of_their_table(alice, bob):
+    made = await db(tournament_create)(
+        by=alice,
+        name="Live",
+        kind="arena",
+        starts_at=timezone.now(),
+        duration=30,
+        bots=3,
+        bot_level="easy",
+        turn_clock=15,
+        end_score=10,
+    )
+    page = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
+    first = await page.receive_from(timeout=5)
+    assert 'id="tournament-live"' in first and "Medium" not in first
+    for user in (alice, bob):  # two changes in a row: one push
+        await db(tournament_join)(tournament_id=made.pk, user=user, invite_code=made.invite_code)
+    pushed = await page.receive_from(timeout=5)
+    assert "bob" in pushed and "alice" in pushed
+    await asyncio.sleep(0.2)
+    assert await page.receive_nothing(timeout=0.5)
+    await db(tournaments_tick)(now=made.starts_at)
+    frames = [await page.receive_from(timeout=5), await page.receive_from(timeout=5)]
+    mine = next(f for f in frames if 'id="my-table"' in f)
+    assert 'data-new="1"' in mine and "/games/" in mine
+    await page.disconnect()
+
+
+async def test_a_private_tournament_socket_refuses_strangers(alice, bob):
+    made = await db(tournament_create)(
+        by=alice, name="P", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    await connect(bob, f"/ws/tournaments/{made.pk}/", expect=False)
+    await connect(bob, f"/ws/tournaments/{made.pk}/?invite=wrong", expect=False)
+    ok = await connect(bob, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
+    await ok.disconnect()
+    assert await db(Tournament.objects.count)() == 1
+
+
+async def test_the_tournament_chat_is_the_chat_app_in_its_room(alice, bob):
+    import json
+
+    made = await db(tournament_create)(
+        by=alice, name="Chatty", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    code = made.invite_code
+    one = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={code}")
+    two = await connect(bob, f"/ws/tournaments/{made.pk}/?invite={code}")
+    await one.receive_from(timeout=5)
+    await two.receive_from(timeout=5)
+    await one.send_to(text_data=json.dumps({"chat": "good luck all"}))
+    assert "good luck all" in await two.receive_from(timeout=5)
+    assert "good luck all" in await one.receive_from(timeout=5)
+    from chat.models import Message
+
+    message = await db(Message.objects.get)()
+    assert message.lobby_id == made.room_id
+    await one.disconnect()
+    await two.disconnect()

@@ -1,0 +1,78 @@
+"""What the live page shows, for its first load and for every push (the same partials)."""
+
+from urllib.parse import urlencode
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from core.access import sees_private_games
+from tournaments import selectors
+from tournaments.models import Tournament
+
+STANDINGS_SHOWN = 50  # the top of the standings; the rest are counted
+TABLES_SHOWN = 12  # the tables in play to watch, those of the best placed first
+
+
+def url_of(tournament: Tournament, code: str | None = None) -> str:
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    if not tournament.is_public:
+        url += "?" + urlencode({"invite": code or tournament.invite_code})
+    return url
+
+
+def may_see(tournament: Tournament, user, code: str | None) -> bool:
+    """Public ones; private ones by their link, their maker, their players, moderators."""
+    if tournament.is_public or tournament.invited_by(code):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if tournament.created_by_id == user.pk or sees_private_games(user):
+        return True
+    return tournament.entries.filter(user=user).exists()
+
+
+def live_context(tournament: Tournament) -> dict:
+    rows = selectors.standings(tournament, limit=STANDINGS_SHOWN)
+    first = [row.game_id for row in rows if row.game_id]
+    tables, playing = selectors.tables_in_play(tournament, first=first, limit=TABLES_SHOWN)
+    players = tournament.entries.count() if len(rows) == STANDINGS_SHOWN else len(rows)
+    return {
+        "tournament": tournament,
+        "rows": rows,
+        "more_players": players - len(rows),
+        "tables": tables,
+        "more_tables": playing - len(tables),
+        "podium": selectors.podium(tournament),
+        "now": timezone.now(),
+    }
+
+
+def live_html(tournament_id: int) -> str:
+    """The standings, the tables in play and the podium: rendered once per change and language
+    for every socket of a process (no viewer's own part in it)."""
+    tournament = selectors.tournament_get(tournament_id)
+    return render_to_string("tournaments/partials/live.html", live_context(tournament))
+
+
+def my_table_html(game_id: int | None, *, new: bool) -> str:
+    return render_to_string(
+        "tournaments/partials/my_table.html", {"my_game": game_id, "new_table": new}
+    )
+
+
+def page_context(tournament: Tournament, user, code: str | None) -> dict:
+    entry = selectors.entry_of(tournament, user)
+    invite = code or (
+        tournament.invite_code
+        if entry or tournament.created_by_id == getattr(user, "pk", None)
+        else None
+    )
+    return {
+        **live_context(tournament),
+        "entry": entry,
+        "my_game": selectors.my_table(tournament, user),
+        "new_table": False,
+        "invite_code": invite if not tournament.is_public else None,
+        "invite_url": url_of(tournament, invite) if invite and not tournament.is_public else None,
+    }
