@@ -80,7 +80,8 @@ def _topic(view: View, chosen, top) -> str:
 
 def judge(view: View, action) -> dict | None:
     """One decision: the move made, the best move and the points lost (``None`` if the step
-    is no turn decision)."""
+    is no turn decision). ``estimate`` is the rollouts' signed difference (negative: the move
+    made came out better than the bot's); ``lost`` is that, or 0 when it is negative."""
     moves = evaluate(view)
     if not moves:
         return None
@@ -88,13 +89,15 @@ def judge(view: View, action) -> dict | None:
     if chosen is None:
         return None
     top = best(moves)
-    lost = 0.0 if action == top.action else max(0.0, rollout_loss(view, action, top.action))
+    estimate = 0.0 if action == top.action else rollout_loss(view, action, top.action)
+    lost = max(0.0, estimate)
     if lost < 0.005:
         lost, top = 0.0, chosen
     return {
         "move": action.to_json(),
         "best": top.action.to_json(),
         "lost": round(lost, 2),
+        "estimate": round(estimate, 2),
         "label": label_for(lost),
         "topic": _topic(view, action, top.action),
     }
@@ -112,10 +115,12 @@ def rollout_loss(view: View, action, reference) -> float:
 def analyse_record(record: dict, seats=None) -> dict:
     """The analysis of a game record for ``seats`` (all when ``None``), as JSON-ready data:
 
-    ``{"version", "decisions": [{"step", "seat", "round", "move", "best", "lost", "label",
-    "topic"}], "players": [{"seat", "decisions", "lost", "rounds", "labels", "accuracy"}]}``;
-    ``step`` is the replay's step number (``engine.iter_positions``), ``rounds`` the points lost
-    in each round (1-based rounds, as a list).
+    ``{"version", "decisions": [{"step", "seat", "round", "move", "best", "lost", "estimate",
+    "label", "topic"}], "players": [{"seat", "decisions", "lost", "rounds", "labels",
+    "accuracy"}]}``; ``step`` is the replay's step number (``engine.iter_positions``), ``rounds``
+    the points lost in each round (1-based rounds, as a list). A player's ``lost`` and
+    ``rounds`` add up the signed estimates: each is unbiased, while the sum of the decisions'
+    ``lost`` (each floored at 0 on a noisy estimate) would overstate the total.
     """
     wanted = None if seats is None else set(seats)
     decisions = []
@@ -131,12 +136,12 @@ def analyse_record(record: dict, seats=None) -> dict:
         mine = [d for d in decisions if d["seat"] == seat]
         rounds = [0.0] * n_rounds
         for d in mine:
-            rounds[d["round"] - 1] += d["lost"]
+            rounds[d["round"] - 1] += d["estimate"]
         players.append(
             {
                 "seat": seat,
                 "decisions": len(mine),
-                "lost": round(sum(d["lost"] for d in mine), 2),
+                "lost": round(sum(d["estimate"] for d in mine), 2),
                 "rounds": [round(x, 2) for x in rounds],
                 "labels": {label: sum(d["label"] == label for d in mine) for label in LABELS},
                 "accuracy": accuracy([d["lost"] for d in mine]),
