@@ -4,7 +4,7 @@
 
 N seeded bot games to 100 points (easy, medium, medium, strong): the time of
 ``analyse_record`` for all four seats per game (median, max), then of every turn decision alone
-(``evaluate`` and ``best``; p50, p99, max).
+(``judge``: the evaluation, and the rollouts when the move is not the best; p50, p99, max).
 """
 
 import argparse
@@ -16,8 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.calibrate import play_game  # noqa: E402
-from analysis.core import analyse_record  # noqa: E402
-from games.bots.evaluation import best, evaluate  # noqa: E402
+from analysis.core import analyse_record, judge  # noqa: E402
 from games.engine import REVEAL, iter_steps  # noqa: E402
 
 SEATS = ("easy", "medium", "medium", "strong")
@@ -43,7 +42,7 @@ def main() -> None:
             if action.kind == REVEAL:
                 continue
             started, cpu = time.perf_counter(), time.process_time()
-            best(evaluate(view))
+            judge(view, action)
             times.append(time.perf_counter() - started)
             cpu_times.append(time.process_time() - cpu)
     times.sort()
