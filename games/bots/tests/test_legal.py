@@ -29,17 +29,30 @@ def test_it_plays_only_legal_actions_in_random_positions(level):
             assert action in view.legal_actions(), (action, view)
 
 
-@pytest.mark.parametrize("level", ["strong", "expert"])
-def test_the_bot_decides_well_under_half_a_second(level):
-    bot = get_bot(level)
+def test_the_strong_bot_decides_well_under_half_a_second():
+    bot = get_bot("strong")
     rng = random.Random(0)
     times = []
-    for _game, _seat, view in random_views(seed=21, count=1500 if level == "strong" else 300):
+    for _game, _seat, view in random_views(seed=21, count=1500):
         start = time.perf_counter()
         bot.choose(view, rng)
         times.append(time.perf_counter() - start)
     times.sort()
     assert times[int(0.99 * len(times))] < 0.5
+
+
+def test_the_expert_decides_in_under_a_tenth_of_a_second_of_cpu_at_the_99th_percentile():
+    # CPU time: on the shared test machine the wall clock mostly measures the other processes
+    # (benchmarks/expert_speed.py prints both).
+    bot = get_bot("expert")
+    rng = random.Random(0)
+    times = []
+    for _game, _seat, view in random_views(seed=21, count=300):
+        start = time.process_time()
+        bot.choose(view, rng)
+        times.append(time.process_time() - start)
+    times.sort()
+    assert times[int(0.99 * len(times))] < 0.1
 
 
 def test_bots_finish_whole_games_among_themselves():
