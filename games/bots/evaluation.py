@@ -27,7 +27,7 @@ from games.engine import Action, View
 from .strong import StrongBot, best_of
 
 #: Bumped whenever the numbers :func:`evaluate` gives change (stored analyses are recomputed).
-EVAL_VERSION = 1
+EVAL_VERSION = 2
 
 _STRONG = StrongBot()
 
