@@ -72,7 +72,8 @@ def table(found: dict[str, list[dict]], games: int) -> str:
             f"| {_pct(lost, 0.5):.2f} | {_pct(lost, 0.9):.2f} | {_pct(lost, 0.99):.2f} "
             f"| {max(lost or [0]):.2f} | {100 * at_least_1 / n:.1f}% "
             f"| {100 * (counts['mistake'] + counts['blunder']) / n:.1f}% "
-            f"| {100 * counts['blunder'] / n:.1f}% | {sum(lost) / max(games, 1):.1f} "
+            f"| {100 * counts['blunder'] / n:.1f}% "
+            f"| {sum(d['estimate'] for d in decisions) / max(games, 1):.1f} "
             f"| {accuracy(lost)}% |"
         )
     return "\n".join(lines)

@@ -1,8 +1,11 @@
 """The analysis of a finished game: pure Python (no Django), from its record alone.
 
 Every turn decision of the chosen seats is judged from that seat's view at that moment (the
-record replayed through the engine, ``engine.iter_steps``): the expected cost of each legal
-move (``games.bots.evaluation``) and the points the move made lost against the best one. A
+record replayed through the engine, ``engine.iter_steps``). The strong bot's model
+(``games.bots.evaluation``) names the best move; a different move is priced by playing both
+forward to the end of the round on ``SAMPLES`` deals of the cards the seat could not see
+(``games.bots.search``, the same deals for both): the points lost are how much higher the
+seat's round score comes out, on average (0 when the move is no worse). A
 turn holds one or two decisions: before drawing (take the discard into a position, or draw) and,
 after a draw, where the drawn card goes (swap into a position, or discard it and turn a card).
 The reveals of the deal are not judged (every choice there is worth the same).
@@ -19,12 +22,17 @@ The reveals of the deal are not judged (every choice there is worth the same).
 ([1], 0.0)
 """
 
+import random
+
 from games.bots.evaluation import EVAL_VERSION, best, evaluate
+from games.bots.search import paired, sample_outcomes
 from games.engine import HIDDEN, REVEAL, View, iter_steps
 
 #: Stored analyses older than this are computed again (the evaluation's version, and this
 #: module's revision of labels and figures).
-ANALYSIS_REVISION = 1
+ANALYSIS_REVISION = 2
+#: Deals on which a move that differs from the best one is played forward (two rollouts each).
+SAMPLES = 48
 VERSION = EVAL_VERSION * 100 + ANALYSIS_REVISION
 
 #: Points lost from which a decision gets a label (docs/bots.md, "Post-game analysis").
@@ -72,7 +80,8 @@ def _topic(view: View, chosen, top) -> str:
 
 def judge(view: View, action) -> dict | None:
     """One decision: the move made, the best move and the points lost (``None`` if the step
-    is no turn decision)."""
+    is no turn decision). ``estimate`` is the rollouts' signed difference (negative: the move
+    made came out better than the bot's); ``lost`` is that, or 0 when it is negative."""
     moves = evaluate(view)
     if not moves:
         return None
@@ -80,25 +89,38 @@ def judge(view: View, action) -> dict | None:
     if chosen is None:
         return None
     top = best(moves)
-    lost = max(0.0, chosen.cost - top.cost)
+    estimate = 0.0 if action == top.action else rollout_loss(view, action, top.action)
+    lost = max(0.0, estimate)
     if lost < 0.005:
         lost, top = 0.0, chosen
     return {
         "move": action.to_json(),
         "best": top.action.to_json(),
         "lost": round(lost, 2),
+        "estimate": round(estimate, 2),
         "label": label_for(lost),
         "topic": _topic(view, action, top.action),
     }
 
 
+def rollout_loss(view: View, action, reference) -> float:
+    """How much higher the seat's round score comes out, on average, after ``action`` than
+    after ``reference``, both played forward on the same ``SAMPLES`` deals from ``view``. The
+    deals depend on the view and the two moves only, so a judgement is reproducible."""
+    rng = random.Random(repr((view.seat, view.discard, view.grids, view.drawn, action, reference)))
+    mine, theirs = sample_outcomes(view, [action, reference], SAMPLES, rng)
+    return paired(mine.own, theirs.own)[0]
+
+
 def analyse_record(record: dict, seats=None) -> dict:
     """The analysis of a game record for ``seats`` (all when ``None``), as JSON-ready data:
 
-    ``{"version", "decisions": [{"step", "seat", "round", "move", "best", "lost", "label",
-    "topic"}], "players": [{"seat", "decisions", "lost", "rounds", "labels", "accuracy"}]}``;
-    ``step`` is the replay's step number (``engine.iter_positions``), ``rounds`` the points lost
-    in each round (1-based rounds, as a list).
+    ``{"version", "decisions": [{"step", "seat", "round", "move", "best", "lost", "estimate",
+    "label", "topic"}], "players": [{"seat", "decisions", "lost", "rounds", "labels",
+    "accuracy"}]}``; ``step`` is the replay's step number (``engine.iter_positions``), ``rounds``
+    the points lost in each round (1-based rounds, as a list). A player's ``lost`` and
+    ``rounds`` add up the signed estimates: each is unbiased, while the sum of the decisions'
+    ``lost`` (each floored at 0 on a noisy estimate) would overstate the total.
     """
     wanted = None if seats is None else set(seats)
     decisions = []
@@ -114,12 +136,12 @@ def analyse_record(record: dict, seats=None) -> dict:
         mine = [d for d in decisions if d["seat"] == seat]
         rounds = [0.0] * n_rounds
         for d in mine:
-            rounds[d["round"] - 1] += d["lost"]
+            rounds[d["round"] - 1] += d["estimate"]
         players.append(
             {
                 "seat": seat,
                 "decisions": len(mine),
-                "lost": round(sum(d["lost"] for d in mine), 2),
+                "lost": round(sum(d["estimate"] for d in mine), 2),
                 "rounds": [round(x, 2) for x in rounds],
                 "labels": {label: sum(d["label"] == label for d in mine) for label in LABELS},
                 "accuracy": accuracy([d["lost"] for d in mine]),

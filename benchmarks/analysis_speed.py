@@ -1,5 +1,6 @@
 """Post-game analysis speed on one core: ``analyse_record`` of whole seeded 4-player bot games
-(easy, medium, medium, strong), then every turn decision alone (``evaluate`` and ``best``)."""
+(easy, medium, medium, strong), then every turn decision alone (``judge``: the evaluation, and
+the rollouts when the move is not the best)."""
 
 import argparse
 import statistics
@@ -10,9 +11,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.calibrate import play_game  # noqa: E402
-from analysis.core import analyse_record  # noqa: E402
+from analysis.core import analyse_record, judge  # noqa: E402
 from benchmarks.relay_clients import percentile  # noqa: E402
-from games.bots.evaluation import best, evaluate  # noqa: E402
 from games.engine import REVEAL, iter_steps  # noqa: E402
 
 SEATS = ("easy", "medium", "medium", "strong")
@@ -38,7 +38,7 @@ def main() -> None:
             if action.kind == REVEAL:
                 continue
             started, cpu = time.perf_counter(), time.process_time()
-            best(evaluate(view))
+            judge(view, action)
             times.append(time.perf_counter() - started)
             cpu_times.append(time.process_time() - cpu)
     print(f"{args.games} games of 4 players to 100 points ({', '.join(SEATS)})")

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from core.errors import DATABASE_DOWN, ServiceError, one_line
 from games import clock, engine, presence, services
-from games.bots import AWAY_LEVEL, get_bot
+from games.bots import AWAY_LEVEL
+from games.bots import worker as bot_worker
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,8 @@ def _play_one(game_id: int, now) -> int:
 
 def _choose(level: str, state: engine.Game, seat: int) -> engine.Action:
     rng = random.Random()
-    step = get_bot(level).choose(engine.view_of(state, seat), rng)
+    # A searching level (expert) thinks in a worker process, off this process's GIL.
+    step = bot_worker.choose(level, engine.view_of(state, seat), rng.getrandbits(64))
     legal = state.legal_actions(seat)
     if step not in legal:  # a bot bug must not stop the game
         log.error("bot runner: %s bot chose %s, not legal for seat %s", level, step, seat)

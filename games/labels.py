@@ -20,12 +20,14 @@ BOT_LEVEL_LABELS = {
     "easy": pgettext_lazy("bot level", "Easy"),
     "medium": pgettext_lazy("bot level", "Medium"),
     "strong": pgettext_lazy("bot level", "Strong"),
+    "expert": pgettext_lazy("bot level", "Expert"),
 }
 
 BOT_NAMES = {
     "easy": _("Easy bot %(number)s"),
     "medium": _("Medium bot %(number)s"),
     "strong": _("Strong bot %(number)s"),
+    "expert": _("Expert bot %(number)s"),
 }
 
 BOT_TABLES = {
@@ -38,10 +40,13 @@ BOT_TABLES = {
     "strong": ngettext_lazy(
         "%(name)s vs %(count)s strong bot", "%(name)s vs %(count)s strong bots", "count"
     ),
+    "expert": ngettext_lazy(
+        "%(name)s vs %(count)s expert bot", "%(name)s vs %(count)s expert bots", "count"
+    ),
 }
 
-_BOT_NAME = re.compile(r"(Easy|Medium|Strong) bot (\d+)")
-_BOT_TABLE = re.compile(r"(\S+) vs (\d+) (easy|medium|strong) bots?")
+_BOT_NAME = re.compile(r"(Easy|Medium|Strong|Expert) bot (\d+)")
+_BOT_TABLE = re.compile(r"(\S+) vs (\d+) (easy|medium|strong|expert) bots?")
 
 
 def player_label(name: str) -> str:

@@ -64,7 +64,7 @@ def test_the_analysis_ranks_the_bot_levels():
     found = collect(games=3, seed=2)
     mean = {level: statistics.fmean(d["lost"] for d in found[level]) for level in found}
     assert all(d["lost"] == 0 for d in found["strong"])  # its own choice is the best, always
-    assert mean["easy"] > 2 * mean["medium"] > 0
+    assert mean["easy"] > mean["medium"] > 0
     labelled = {level: sum(d["label"] is not None for d in found[level]) for level in found}
     assert labelled["easy"] > labelled["medium"] > labelled["strong"] == 0
 
@@ -75,8 +75,8 @@ def test_hand_built_decisions_get_the_labels_they_deserve():
 
     column = make_view([7, H, H, H, 7, H, H, H, 3, H, H, H], [H] * 12, discard=(2, 7))
     assert judge(column, take_discard(8))["lost"] == 0
-    missed = judge(column, draw())
-    assert missed["label"] == "blunder" and missed["topic"] == "take_or_draw"
+    missed = judge(column, draw())  # played on, the pair of 7s may still be completed later
+    assert missed["label"] == "mistake" and missed["topic"] == "take_or_draw"
     assert missed["best"] == {"take": "discard", "swap": 8}
 
     mine = [10, 11, 9, 12, 11, 10, 12, 9, 9, 12, 10, H]
@@ -86,8 +86,8 @@ def test_hand_built_decisions_get_the_labels_they_deserve():
     assert ended["best"] == {"swap": 3}
 
     thrown = make_view([12, 3, H, H, 4, H, H, H, 5, H, H, H], [H] * 12, drawn=-2)
-    verdict = judge(thrown, flip(2))
-    assert verdict["label"] == "blunder" and verdict["topic"] == "swap_or_flip"
+    verdict = judge(thrown, flip(2))  # the 12 kept may still be replaced later
+    assert verdict["label"] == "mistake" and verdict["topic"] == "swap_or_flip"
     assert judge(thrown, swap(1))["topic"] == "which_swap"
 
 
@@ -99,3 +99,20 @@ def test_the_examples_in_the_docstrings_hold():
 
     assert doctest.testmod(analysis.core).failed == 0
     assert doctest.testmod(games.engine.record).failed == 0
+
+
+def test_an_eleven_taken_over_a_face_up_four_costs_what_playing_on_says():
+    from games.bots.evaluation import best, evaluate
+    from games.bots.tests.test_evaluation import H, make_view
+    from games.engine import draw, take_discard
+
+    mine = [4, H, H, H, 2, H, H, H, 6, H, H, H]
+    view = make_view(mine, [H, 3, H, H, 5, H, H, H, H, H, 1, H], discard=(5, 11))
+    moves = evaluate(view)
+    static = next(m.cost for m in moves if m.action == take_discard(0)) - best(moves).cost
+    verdict = judge(view, take_discard(0))
+    assert verdict["best"] == draw().to_json()
+    # Played on, the 11 is often replaced later: it costs far less than the grid's static value
+    # (the strong model's 9.9 points), about its 3.7.
+    assert 2.5 < verdict["lost"] < 5 and verdict["label"] == "mistake"
+    assert static > 2 * verdict["lost"]

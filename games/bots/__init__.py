@@ -17,8 +17,8 @@ from typing import Protocol
 
 from games.engine import Action, View
 
-LEVELS = ("easy", "medium", "strong")
-LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "strong": "Strong"}
+LEVELS = ("easy", "medium", "strong", "expert")
+LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "strong": "Strong", "expert": "Expert"}
 # Plays a human seat whose player is away or out of time, or whose account was deleted.
 AWAY_LEVEL = "medium"
 
@@ -47,6 +47,10 @@ def get_bot(level: str) -> Bot:
         from .strong import StrongBot
 
         return StrongBot()
+    if level == "expert":
+        from .expert import ExpertBot
+
+        return ExpertBot()
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
 
 

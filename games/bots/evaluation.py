@@ -2,9 +2,10 @@
 
 :func:`evaluate` gives each legal step of the seat to act its **expected cost in points**:
 the expected change of that player's round score (lower is better) if they make it and then
-play on as the strong bot would (its model: ``games/bots/strong.py``). ``cost(chosen) -
-cost(best)`` is what a choice lost in expectation (the post-game analysis). Only the view is
-used: what is face down or in the draw pile changes nothing.
+play on as the strong bot would (its model: ``games/bots/strong.py``). The lowest cost is the
+strong bot's choice; the differences overstate what a choice loses (face-up cards are valued
+as if they stayed to the end of the round: ``games.bots.search`` plays moves forward instead).
+Only the view is used: what is face down or in the draw pile changes nothing.
 
 >>> import random
 >>> from games.bots import get_bot
@@ -26,7 +27,7 @@ from games.engine import Action, View
 from .strong import StrongBot, best_of
 
 #: Bumped whenever the numbers :func:`evaluate` gives change (stored analyses are recomputed).
-EVAL_VERSION = 1
+EVAL_VERSION = 2
 
 _STRONG = StrongBot()
 

@@ -19,6 +19,7 @@ H = "?"
 FUTURE_OFFERS_PER_TURN = 1.5
 FUTURE_WEIGHT = 0.6
 MAX_TURNS = 8
+GIFT_SHARE = 3
 
 
 class _Context:
@@ -134,7 +135,9 @@ class StrongBot:
         base = sum(cols)
         ending = self._ending(view, grid, hidden, ctx, base)
         nxt = view.grids[(seat + 1) % len(view.grids)]
-        n_opp = len(view.grids) - 1
+        # A discard handed to the next player costs a third of its worth to them; with more
+        # than three opponents, its share among them.
+        n_opp = max(GIFT_SHARE, len(view.grids) - 1)
         moves: list[tuple[Action, float]] = []
         if not view.drawing:
             draw_value = self._draw_value(grid, hidden, cols, base, ctx, ending)

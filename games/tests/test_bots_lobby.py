@@ -94,3 +94,16 @@ def test_lobby_page_shows_bot_controls_to_the_host_only(client, lobby, alice, bo
     assert lobby.seats.get(index=1).is_empty
     client.force_login(bob)
     assert "Add bot" not in client.get(f"/lobbies/{lobby.pk}/").content.decode()
+
+
+def test_the_expert_level_is_offered_like_the_others(client, alice, lobby):
+    from games.labels import BOT_LEVEL_LABELS, player_label, table_label
+    from web.games.presenters import LEVEL_CHOICES
+
+    assert ("expert", BOT_LEVEL_LABELS["expert"]) in LEVEL_CHOICES
+    services.lobby_add_bot(lobby_id=lobby.pk, host=alice, seat_index=1, level="expert")
+    assert [s.bot_level for s in lobby.seats.all()] == ["", "expert", "", ""]
+    game = services.bot_game_create(user=alice, bots=1, level="expert", end_score=30)
+    (bot,) = [p for p in game.players.all() if p.bot_level]
+    assert bot.bot_level == "expert" and player_label(bot.name) == "Expert bot 1"
+    assert table_label(Lobby.objects.get(pk=game.lobby_id).name) == "alice vs 1 expert bot"

@@ -15,7 +15,7 @@ H = "?"
 
 def make_view(mine, theirs, *, discard=(5,), drawn=None, ender=None, phase="play") -> View:
     grids = (tuple(mine), tuple(theirs))
-    shown = sum(1 for g in grids for c in g if c not in (H, None))
+    shown = sum(1 for g in grids for c in g if c is not None)  # face up or face down
     return View(
         seat=0,
         players=("ann", "ben"),
@@ -25,7 +25,7 @@ def make_view(mine, theirs, *, discard=(5,), drawn=None, ender=None, phase="play
         current=0,
         starter=0,
         ender=ender,
-        deck_count=150 - shown - len(discard) - (drawn is not None) - 10,
+        deck_count=150 - shown - len(discard) - (drawn is not None),
         discard=tuple(discard),
         drawing=drawn is not None,
         drawn=drawn,
