@@ -31,14 +31,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--interval-ms", type=int, default=500, help="between moves; 0: unpaced")
     parser.add_argument("--seconds", type=float, default=20, help="length of the measured phase")
     parser.add_argument("--warmup-seconds", type=float, default=3, help="played, not measured")
-    parser.add_argument("--max-moves", type=int, default=0, help="stop each game after N moves")
-    parser.add_argument("--rounds", type=int, default=0, help="stop each game after N rounds")
     parser.add_argument("--end-score", type=int, default=100, help="the games' end score rule")
     parser.add_argument("--format", choices=("json", "html"), default="json")
     parser.add_argument("--languages", default="en", help="comma-separated, taken in turn")
-    parser.add_argument("--redis", metavar="URL|private", help="channels_redis on this Redis")
+    parser.add_argument("--redis", choices=("private",), help="channels_redis on a new Redis")
     parser.add_argument("--layer", choices=("core", "pubsub"), default="core")
-    parser.add_argument("--postgres", metavar="URL|private", help="a PostgreSQL to make a DB on")
+    parser.add_argument("--postgres", choices=("private",), help="a new PostgreSQL cluster")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for fan-out")
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
@@ -242,14 +240,10 @@ def main(argv=None) -> None:
         database_url = redis_url = None
         database_cpu = redis_cpu = servers.no_cpu
         if args.postgres:
-            server = args.postgres
-            if server == "private":
-                server, database_cpu, stop = servers.private_postgres()
-                cleanup.append(stop)
-            database_url, drop = servers.postgres_database(server)
-            cleanup.append(drop)
+            database_url, database_cpu, stop = servers.private_postgres()
+            cleanup.append(stop)
         if args.redis:
-            redis_url, redis_cpu, stop = servers.redis_server(args.redis, workdir)
+            redis_url, redis_cpu, stop = servers.redis_server("private", workdir)
             cleanup.append(stop)
         env = environment(args, workdir, database_url, redis_url)
         os.environ.clear()

@@ -169,10 +169,6 @@ class Table:
         tick = time.perf_counter()
         backoff = BUSY_BACKOFF[0]
         while time.perf_counter() < end and not self.stuck and not self.over:
-            if args.max_moves and sum(d.added for d in self.done) >= args.max_moves:
-                return
-            if args.rounds and self.round > args.rounds:
-                return
             socks, frames, added = self.pick()
             if not socks:
                 self.over = True

@@ -11,7 +11,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT_TIMEOUT = 30  # docs/deployment.md: Daphne's --websocket_connect_timeout
@@ -81,17 +80,10 @@ def stop_all(processes: list[subprocess.Popen]) -> None:
 
 
 def redis_server(url: str, workdir: Path) -> tuple:
-    """``url``, or with "private" a ``redis-server`` of this run only on a free loopback port.
-    The CPU of a Redis given by URL is from ``INFO cpu`` (the whole server, maybe shared)."""
-    import redis
-
+    """``url`` as it is (its CPU unseen), or with "private" a ``redis-server`` of this run only
+    on a free loopback port."""
     if url != "private":
-
-        def cpu() -> float:
-            info = redis.Redis.from_url(url).info("cpu")
-            return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
-
-        return url, cpu, lambda: None
+        return url, no_cpu, lambda: None
     server = shutil.which("redis-server")
     if server is None:
         raise SystemExit("no redis-server: apt-get install redis-server, or give a Redis URL")
@@ -139,22 +131,6 @@ def private_postgres() -> tuple:
         shutil.rmtree(folder, ignore_errors=True)
 
     return f"postgres://postgres@127.0.0.1:{port}/postgres", cpu, stop
-
-
-def postgres_database(url: str) -> tuple:
-    """A fresh database on the server of ``url``: its URL, and a function that drops it."""
-    import psycopg
-
-    name = f"skyjo_relay_{os.getpid()}"
-
-    def execute(sql: str) -> None:
-        admin = urlsplit(url)._replace(path="/postgres").geturl()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql)
-
-    execute(f'CREATE DATABASE "{name}"')
-    drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
-    return urlsplit(url)._replace(path=f"/{name}").geturl(), lambda: execute(drop)
 
 
 def start_daphne(env: dict, workdir: Path, name: str, application: str) -> tuple:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Black-box check of the whole site, as players see it: only HTTP and the JSON game socket.
-Starts ``scripts/run`` with a fresh database (or uses ``--url``); three clients play a public
+Starts ``scripts/run`` with a fresh database; three clients play a public
 table with rematches, two more play bots. Fails on a ``server_error`` frame or a traceback."""
 
 import argparse
@@ -278,8 +278,6 @@ def _report(label: str, stats: Stats) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", help="a running site instead of starting scripts/run")
-    parser.add_argument("--log", help="the running site's log file, to count tracebacks in")
     parser.add_argument("--games", type=int, default=3, help="games the three clients play")
     parser.add_argument("--end-score", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
@@ -289,25 +287,18 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    process = workdir = None
-    if args.url:
-        base, log_path = args.url.rstrip("/"), Path(args.log) if args.log else None
-    else:
-        log_path = Path(tempfile.gettempdir()) / f"skyjo-blackbox-{os.getpid()}.log"
-        process, base, workdir = start_server(log_path, args.bot_delay)
-        print(f"scripts/run on {base}, log {log_path}")
-    played_bytes = None  # the log up to the server's shutdown (play), apart from the shutdown
+    log_path = Path(tempfile.gettempdir()) / f"skyjo-blackbox-{os.getpid()}.log"
+    process, base, workdir = start_server(log_path, args.bot_delay)
+    print(f"scripts/run on {base}, log {log_path}")
     try:
         table, beside, elapsed = asyncio.run(
             run(base, args.games, args.end_score, args.seed, args.timeout)
         )
     finally:
-        if process is not None:
-            time.sleep(2)  # let the server finish the clients' disconnects
-            played_bytes = log_path.stat().st_size
-            stop_server(process)
-        if workdir is not None:
-            shutil.rmtree(workdir, ignore_errors=True)
+        time.sleep(2)  # let the server finish the clients' disconnects
+        played_bytes = log_path.stat().st_size  # the log of the play, apart from the shutdown
+        stop_server(process)
+        shutil.rmtree(workdir, ignore_errors=True)
     _report("3 players at one table", table)
     _report("2 players against bots", beside)
     print(
@@ -315,19 +306,12 @@ def main() -> int:
         + (" and did not finish (stuck or a client failed)" if table.stuck else "")
     )
     server_errors = table.errors["server_error"] + beside.errors["server_error"]
-    tracebacks = locked = 0
-    if log_path is not None and log_path.exists():
-        raw = log_path.read_bytes()
-        text = raw[:played_bytes].decode(errors="replace")
-        tracebacks = text.count("Traceback (most recent call last)")
-        locked = text.count("database is locked")
-        print(f"server log during play: {tracebacks} tracebacks, {locked} 'database is locked'")
-        if played_bytes is not None:
-            after = raw[played_bytes:].decode(errors="replace")
-            print(
-                f"server log at shutdown (SIGINT): "
-                f"{after.count('Traceback (most recent call last)')} tracebacks"
-            )
+    raw = log_path.read_bytes()
+    tracebacks = raw[:played_bytes].count(b"Traceback (most recent call last)")
+    locked = raw[:played_bytes].count(b"database is locked")
+    print(f"server log during play: {tracebacks} tracebacks, {locked} 'database is locked'")
+    shutdown = raw[played_bytes:].count(b"Traceback (most recent call last)")
+    print(f"server log at shutdown (SIGINT): {shutdown} tracebacks")
     print(f"server_error frames: {server_errors}")
     return 1 if server_errors or tracebacks or locked or table.stuck else 0
 
