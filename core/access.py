@@ -47,27 +47,18 @@ def sync_group(apps=None):
     return group
 
 
-def is_moderator(user) -> bool:
-    """Whether ``user`` may open the moderation pages (the queue)."""
-    return bool(user and user.is_authenticated and user.has_perm(perm("view_report")))
-
-
 def is_moderator_or_superuser(user) -> bool:
-    """Whether ``user`` is a superuser or a moderator (in the group, or holding the queue's
-    permission, as :func:`_moderator`): one query, none for a superuser."""
+    """Whether ``user`` is a superuser or a moderator (in the group, even inactive, or active
+    and holding the queue's permission): one query, none for a superuser."""
     if user.is_superuser:
         return True
-    return type(user).objects.filter(pk=user.pk).filter(_moderator()).exists()
-
-
-def _moderator():
-    """In the group (even inactive), or active and holding the queue's permission."""
     app, codename = "moderation", "view_report"
     holds = Q(user_permissions__content_type__app_label=app, user_permissions__codename=codename)
     group_holds = Q(
         groups__permissions__content_type__app_label=app, groups__permissions__codename=codename
     )
-    return Q(groups__name=GROUP_NAME) | (Q(is_active=True) & (holds | group_holds))
+    moderator = Q(groups__name=GROUP_NAME) | (Q(is_active=True) & (holds | group_holds))
+    return type(user).objects.filter(pk=user.pk).filter(moderator).exists()
 
 
 def may_sanction(moderator, player) -> bool:
@@ -79,4 +70,4 @@ def may_sanction(moderator, player) -> bool:
 def sees_private_games(user) -> bool:
     """Whether ``user`` may see every private game and figure: a superuser or a moderator,
     never ``is_staff`` alone."""
-    return is_moderator(user)
+    return bool(user and user.is_authenticated and user.has_perm(perm("view_report")))

@@ -3,7 +3,9 @@ the N-th ``X-Forwarded-For`` entry from the right; not an IP address: the peer, 
 
 import ipaddress
 
+from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.utils.deprecation import MiddlewareMixin
 
 UNKNOWN = "0.0.0.0"
 
@@ -37,26 +39,19 @@ def request_address(request) -> str:
     return valid_address(request.META.get("REMOTE_ADDR")) or UNKNOWN
 
 
-class ClientAddressMiddleware:
+class ClientAddressMiddleware(MiddlewareMixin):
     """Sets ``REMOTE_ADDR`` to the client's address for every later middleware and view."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+    def process_request(self, request):
         request.META["REMOTE_ADDR"] = client_address(
             request.META.get("REMOTE_ADDR"),
             request.META.get("HTTP_X_FORWARDED_FOR"),
             settings.SKYJO_TRUSTED_PROXIES,
         )
-        return self.get_response(request)
 
 
-class ClientAddressASGIMiddleware:
+class ClientAddressASGIMiddleware(BaseMiddleware):
     """Sets a websocket's ``scope["client"]`` to the client's address (port kept)."""
-
-    def __init__(self, app):
-        self.app = app
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
@@ -67,4 +62,4 @@ class ClientAddressASGIMiddleware:
             )
             address = client_address(peer, forwarded, settings.SKYJO_TRUSTED_PROXIES)
             scope = {**scope, "client": [address, port]}
-        return await self.app(scope, receive, send)
+        return await self.inner(scope, receive, send)

@@ -3,6 +3,7 @@ style a page; ``connect-src`` names the host for the websockets. SKYJO_CSP_REPOR
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
+from django.utils.deprecation import MiddlewareMixin
 
 POLICY = {
     "default-src": ["'self'"],
@@ -30,12 +31,8 @@ def policy_for(request) -> str:
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
 
 
-class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+class ContentSecurityPolicyMiddleware(MiddlewareMixin):
+    def process_response(self, request, response):
         report_only = "-Report-Only" if settings.SKYJO_CSP_REPORT_ONLY else ""
         response.setdefault("Content-Security-Policy" + report_only, policy_for(request))
         return response

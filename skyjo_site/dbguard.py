@@ -3,16 +3,15 @@ traceback (channels' AuthMiddleware reads the session before any consumer runs).
 
 import logging
 
+from channels.middleware import BaseMiddleware
+
 from core.errors import DATABASE_DOWN, one_line
 
 log = logging.getLogger(__name__)
 
 
-class RefuseWhileDatabaseDown:
+class RefuseWhileDatabaseDown(BaseMiddleware):
     """ASGI middleware around the websocket stack, for errors before the accept only."""
-
-    def __init__(self, app):
-        self.app = app
 
     async def __call__(self, scope, receive, send):
         accepted = False
@@ -23,7 +22,7 @@ class RefuseWhileDatabaseDown:
             await send(message)
 
         try:
-            return await self.app(scope, receive, watch)
+            return await self.inner(scope, receive, watch)
         except DATABASE_DOWN as exc:
             if accepted:
                 raise

@@ -163,7 +163,7 @@ else:
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: in-memory (one process only) unless REDIS_URL is set.
+# Channel layer and rate-limit counters: in-memory (one process only) unless REDIS_URL is set.
 REDIS_URL = env_str("REDIS_URL")
 SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "core", ["core", "pubsub"])
 if REDIS_URL:
@@ -177,11 +177,6 @@ if REDIS_URL:
             capacity=env_int("CHANNEL_LAYER_CAPACITY", 1000, minimum=1),
         )
     }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "skyjo_site.memory_layer.InMemoryChannelLayer"}}
-
-# Cache of the rate-limit counters: shared on Redis, else per process.
-if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -192,6 +187,7 @@ if REDIS_URL:
     # django-ratelimit does not know Django's RedisCache; its counters use atomic INCR.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "skyjo_site.memory_layer.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # LocMemCache is not shared (E003): right for the one-process default.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]

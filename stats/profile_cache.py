@@ -1,6 +1,6 @@
 """A profile's figures and panels in Django's cache, keyed by the player's ``ProfileVersion``
 token (replaced when their rows change), the kind of viewer, the language, the rating shown and
-a fingerprint of the code; also finished history rows and fragments. A failing cache is skipped."""
+a fingerprint of the code. A failing cache is skipped."""
 
 import functools
 import hashlib
@@ -16,7 +16,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from core.access import sees_private_games
-from stats import queries
 from stats.models import GameResult, ProfileVersion
 from stats.queries import Profile
 
@@ -104,7 +103,6 @@ def _cached(name: str | None, make):
     return value
 
 
-DONE = ("finished", "aborted")
 _DOWN = object()  # no cache to use: none for this player, or it is down
 
 
@@ -115,38 +113,3 @@ def _try(what: str, method, *args):
     except Exception:
         logger.warning("stats cache: %s failed", what, exc_info=True)
         return _DOWN
-
-
-def history_rows(entries: list, render) -> list[SafeString]:
-    """The rows of a page of history, in order: a finished or stopped game's from the cache,
-    the others rendered (``render({"entry": entry})``), their players read in one query."""
-    names = {
-        entry.pk: "stats:row:"
-        + hashlib.sha256(
-            f"{fingerprint()}:{entry.pk}:{entry.game.status}:{entry.game.seed}:"
-            f"{entry.game.created_at.isoformat()}:{get_language()}".encode()
-        ).hexdigest()[:32]
-        for entry in entries
-        if entry.game.status in DONE
-    }
-    found = _try("read", cache.get_many, list(names.values())) if names else {}
-    if found is _DOWN:
-        found, names = {}, {}
-    missing = [entry for entry in entries if names.get(entry.pk) not in found]
-    if missing:
-        queries.add_players(missing)
-    made = {entry.pk: str(render({"entry": entry})) for entry in missing}
-    kept = {names[pk]: html for pk, html in made.items() if pk in names}
-    if kept:
-        _try("write", cache.set_many, kept, TIMEOUT)
-    return [
-        mark_safe(made[entry.pk] if entry.pk in made else found[names[entry.pk]])
-        for entry in entries
-    ]
-
-
-def fragment(kind: str, values: object, render) -> SafeString:
-    """HTML that ``values`` (with the language and the code) determine entirely: ``render()``-ed
-    once, then read from the cache."""
-    digest = hashlib.sha256(f"{fingerprint()}:{get_language()}:{values!r}".encode())
-    return mark_safe(_cached(f"stats:{kind}:{digest.hexdigest()[:32]}", lambda: str(render())))

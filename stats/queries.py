@@ -255,8 +255,8 @@ MAX_HISTORY_PAGE = 1_000_000
 
 
 def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
-    """A page of ``user``'s games that ``viewer`` may see, newest first, with game and lobby
-    (one query; :func:`add_players` adds the seats)."""
+    """A page of ``user``'s games that ``viewer`` may see, newest first, with game, lobby and
+    every seat in seat order (``entry.game.players.all``): two queries."""
     try:
         number = min(max(1, int(page)), MAX_HISTORY_PAGE)
     except (TypeError, ValueError):
@@ -264,6 +264,7 @@ def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
     start = (number - 1) * HISTORY_PAGE
     rows = _history(user, viewer).only(*HISTORY_FIELDS)
     entries = list(rows[start : start + HISTORY_PAGE + 1])
+    prefetch_related_objects(entries[:HISTORY_PAGE], _players())
     return HistoryPage(entries[:HISTORY_PAGE], number, len(entries) > HISTORY_PAGE)
 
 
@@ -275,15 +276,9 @@ HISTORY_FIELDS = (
     "game__status",
     "game__resigned",
     "game__created_at",
-    "game__seed",
     "game__lobby",
     "game__lobby__name",
 )
-
-
-def add_players(entries: list[GamePlayer]) -> None:
-    """Every seat of the entries' games, in seat order (``entry.game.players.all``)."""
-    prefetch_related_objects(entries, _players())
 
 
 def recent_games(user, *, viewer=None, limit: int = 20) -> list[GamePlayer]:

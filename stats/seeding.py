@@ -165,12 +165,6 @@ def _next_id(model) -> int:
     return (model.objects.aggregate(m=Max("pk"))["m"] or 0) + 1
 
 
-def _reset_sequences(models) -> None:
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), models):
-            cursor.execute(sql)
-
-
 def seed_games(
     *, games: int, players: int, seed: int, pool: int = 400, chunk: int = 2000, log=print
 ):
@@ -217,9 +211,10 @@ def seed_games(
             users, ["rating_mu", "rating_sigma", "rated_games"], batch_size=1000
         )
         figures_changed(u.pk for u in users)
-        _reset_sequences(
-            [User, Lobby, Game, GamePlayer, Round, Move, RoundResult, GameResult, RatingChange]
-        )
+        models = [User, Lobby, Game, GamePlayer, Round, Move, RoundResult, GameResult, RatingChange]
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), models):
+                cursor.execute(sql)
 
 
 def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) -> None:

@@ -15,3 +15,9 @@ def local_url(request, target: str | None) -> str | None:
     hosts, https = {request.get_host()}, request.is_secure()
     ok = url_has_allowed_host_and_scheme(target, allowed_hosts=hosts, require_https=https)
     return target if ok else None
+
+
+def next_url(request, default: str = "") -> str:
+    """The ``next`` the request names (POST, then GET) if it is a page of this site, else
+    ``default``."""
+    return local_url(request, request.POST.get("next") or request.GET.get("next")) or default

@@ -6,6 +6,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
+from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -80,13 +81,10 @@ def start_when_server_runs() -> None:
     reactor.callWhenRunning(lambda: reactor.callLater(0, ensure_started))
 
 
-class AutoplayMiddleware:
+class AutoplayMiddleware(BaseMiddleware):
     """ASGI wrapper: makes sure the runner runs (idempotent) when a connection comes in."""
-
-    def __init__(self, app):
-        self.app = app
 
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             ensure_started()
-        return await self.app(scope, receive, send)
+        return await self.inner(scope, receive, send)

@@ -4,6 +4,7 @@ TIME_ZONE."""
 import zoneinfo
 
 from django.utils import timezone
+from django.utils.deprecation import MiddlewareMixin
 
 COOKIE = "skyjo_tz"
 
@@ -18,11 +19,7 @@ def zone_named(name: str | None):
         return None
 
 
-class TimeZoneMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class TimeZoneMiddleware(MiddlewareMixin):
+    def process_request(self, request):
         zone = zone_named(request.COOKIES.get(COOKIE))
         timezone.activate(zone or timezone.get_default_timezone())
-        return self.get_response(request)

@@ -69,9 +69,8 @@ def test_a_profile_seen_again_is_read_from_the_cache(client, alice, bob):
     second, warm = view(client)
     assert page(second) == page(first)
     assert second.context["profile"] == first.context["profile"]
-    # Only the player (with their token) and the history's page are left: the finished
-    # game's row is read from the cache too.
-    assert warm == 2 < cold
+    # Only the player (with their token), the history's page and its seats are left.
+    assert warm == 3 < cold
 
 
 def test_the_figures_change_as_soon_as_a_game_finishes(client, alice, bob, charlie):
@@ -134,7 +133,7 @@ def test_a_player_without_a_token_is_computed_every_time(client, alice, bob):
     first, cold = view(client)
     GameResult.objects.filter(user=alice).delete()  # as a direct write would
     second, again = view(client)
-    assert again == cold - 1  # the finished game's row came from the cache, no figure
+    assert again == cold  # no figure came from the cache
     assert second.context["profile"].people.games == 0
 
 

@@ -6,19 +6,17 @@ from django.contrib.auth import logout
 from django.http import HttpRequest
 from django.shortcuts import redirect, resolve_url
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.services import ban_in_force, ban_message
 
 
-class PlayerMiddleware:
+class PlayerMiddleware(MiddlewareMixin):
     """Log a banned player out on their next request (a ban whose time is over is lifted); use
     anyone else's chosen language instead of the browser's."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+    def process_request(self, request):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and ban_in_force(user):
             message = ban_message(user)
@@ -28,17 +26,12 @@ class PlayerMiddleware:
         if user is not None and user.is_authenticated and user.language:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
-        return self.get_response(request)
 
 
-class HtmxLoginRedirectMiddleware:
+class HtmxLoginRedirectMiddleware(MiddlewareMixin):
     """An htmx request sent to log in gets ``HX-Redirect`` (htmx would swap a redirect in)."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+    def process_response(self, request, response):
         login = resolve_url(settings.LOGIN_URL)
         if (
             getattr(request, "htmx", False)

@@ -23,7 +23,7 @@ from web.accounts.forms import (
     RegistrationForm,
     SettingsForm,
 )
-from web.redirects import local_url
+from web.redirects import next_url
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +31,10 @@ log = logging.getLogger(__name__)
 NEW_PLAYER = "skyjo.new_player"
 
 
-def _next_page(request) -> str:
-    """Where the player was going (``next``) if it is a page of this site, else ""."""
-    return local_url(request, request.POST.get("next") or request.GET.get("next")) or ""
-
-
 def register(request):
     """The registration form, limited per address (429 with the form as typed): accounts made
     (SKYJO_RATELIMIT_REGISTER) and forms sent (SKYJO_RATELIMIT_REGISTER_TRIES)."""
-    next_page = _next_page(request)
+    next_page = next_url(request)
     if request.user.is_authenticated:
         return redirect(next_page or "home")
     form = RegistrationForm(request.POST or None)

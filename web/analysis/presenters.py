@@ -19,10 +19,8 @@ def best_text(move: dict) -> str:
     pos = move.get("swap", move.get("flip"))
     where = {"row": pos // 4 + 1, "column": pos % 4 + 1}
     if move.get("take") == "discard":
-        return (
-            _("take the discard and swap it with the card at row %(row)s, column %(column)s")
-            % where
-        )
+        text = _("take the discard and swap it with the card at row %(row)s, column %(column)s")
+        return text % where
     if "swap" in move:
         return _("swap with the card at row %(row)s, column %(column)s") % where
     return _("discard the drawn card and turn the card at row %(row)s, column %(column)s") % where

@@ -153,7 +153,6 @@ def board_context(view: engine.View, meta: dict) -> dict:
         "aborted": meta.get("status") == "aborted",
         "resigned_name": resigned_name(view, meta),
         "winner_names": [view.players[s] for s in sorted(winners)],
-        "event": meta.get("event"),
         "log": log_html(recent, view, meta),
         "turn_text": turn,
         "clock": clock_context(meta.get("clock")),

@@ -258,8 +258,7 @@ def game_record_json(request, game_id: int):
     game, _seat = game_or_404(request, game_id)
     if game.status != Game.Status.FINISHED:
         message = _("The record of a game is published once the game is over.")
-        error = {"code": "game_not_finished", "message": message}
-        return JsonResponse({"error": error}, status=403)
+        return JsonResponse(ServiceError(message, code="game_not_finished").to_json(), status=403)
     response = JsonResponse(records.finished_record(game))
     response["Content-Disposition"] = f'inline; filename="skyjo-game-{game.pk}.json"'
     return response

@@ -19,12 +19,8 @@ from games.models import Game
 from moderation import selectors, services
 from moderation.models import Report
 from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
-from web.redirects import local_url
+from web.redirects import next_url
 from web.shortcuts import game_or_404
-
-
-def _back(request, default: str) -> str:
-    return local_url(request, request.POST.get("next") or request.GET.get("next")) or default
 
 
 def _report_page(request, *, title, back, kind, target_id, targets=None, game_id=None):
@@ -54,17 +50,14 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
                 messages.info(
                     request, _("You have reported this already: a moderator will look at it.")
                 )
-            return redirect(_back(request, back))
-    earlier = None if targets else _existing(request.user, kind, target_id)
+            return redirect(next_url(request, back))
+    mine = Report.objects.filter(reporter=request.user, kind=kind, **{f"{kind}_id": target_id})
+    earlier = None if targets else mine.first()
     return render(
         request,
         "moderation/report.html",
-        {"form": form, "title": title, "back": _back(request, back), "earlier": earlier},
+        {"form": form, "title": title, "back": next_url(request, back), "earlier": earlier},
     )
-
-
-def _existing(user, kind, target_id):
-    return Report.objects.filter(reporter=user, kind=kind, **{f"{kind}_id": target_id}).first()
 
 
 @login_required
@@ -192,7 +185,7 @@ def act(request, action: str, pk: int):
     if not request.user.has_perm(perm(codename)):
         raise PermissionDenied
     form = FORMS.get(action, ActionForm)(request.POST)
-    back = _back(request, reverse("moderation:queue"))
+    back = next_url(request, reverse("moderation:queue"))
     if not form.is_valid():
         messages.error(request, _("Give a reason (the player reads it) and a duration."))
         return redirect(back)

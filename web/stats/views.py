@@ -3,7 +3,7 @@
 from urllib.parse import urlencode
 
 from django.shortcuts import render
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from stats import profile_cache, queries
@@ -86,9 +86,6 @@ def profile(request, username):
             "profile": figures,
             "stats_panels": html,
             "history": history,
-            "history_rows": profile_cache.history_rows(
-                history.entries, get_template("stats/history_row.html").render
-            ),
         },
     )
 
@@ -113,25 +110,13 @@ def leaderboard(request):
         page=request.GET.get("page"),
         viewer=request.user,
     )
-    my_rank, me = page.my_rank, request.user.pk
-    shown = [
-        (p.pk, p.username, p.rank, p.rating, p.rating_is_provisional, p.rated_games)
-        for p in page.object_list
-    ]
-    # Cached by what it shows; the viewer's pk only when their (highlighted) row is on it.
-    table = shown and profile_cache.fragment(
-        "leaderboard",
-        (me if me in {row[0] for row in shown} else None, shown),
-        lambda: render_to_string(
-            "stats/leaderboard_table.html", {"rows": page.object_list, "me": me}
-        ),
-    )
+    my_rank = page.my_rank
     return render(
         request,
         "accounts/leaderboard.html",
         {
             "page": page,
-            "table": table,
+            "me": request.user.pk,
             "period": period,
             "min_games": min_games,
             "search": search,

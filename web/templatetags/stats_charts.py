@@ -7,7 +7,6 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from games.labels import player_label
-from stats import profile_cache
 from web.stats import charts
 
 register = template.Library()
@@ -24,11 +23,6 @@ def score_progression(rounds: list[dict], players) -> str:
         (name, [0, *accumulate(r["scores"][seat]["value"] for r in rounds)])
         for seat, name in enumerate(names)
     ]
-    # A finished game's chart never changes: read from the cache under its values.
-    return profile_cache.fragment("progression", series, lambda: _render(series, len(rounds)))
-
-
-def _render(series: list[tuple[str, list[int]]], rounds: int) -> str:
     description = "; ".join(
         _("%(name)s: %(totals)s") % {"name": name, "totals": ", ".join(map(str, totals[1:]))}
         for name, totals in series
@@ -36,7 +30,7 @@ def _render(series: list[tuple[str, list[int]]], rounds: int) -> str:
     return render_to_string(
         "stats/chart_line.html",
         {
-            "chart": charts.line_chart(series, [str(i) for i in range(rounds + 1)]),
+            "chart": charts.line_chart(series, [str(i) for i in range(len(rounds) + 1)]),
             "title": _("Totals after each round"),
             "description": description,
             "chart_id": "progression-chart",
