@@ -1,7 +1,6 @@
-"""The baseline opponents of ``bots-baselines.md``, written from their descriptions.
+"""The arena's baseline opponents of ``bots-baselines.md`` (details it leaves open: docs/bots.md).
 
-They are arena opponents, not site levels. Like the levels they see only their seat's view.
-Where the page leaves a detail open, the choice made here is noted in the docstring.
+Like the levels they see only their seat's view.
 """
 
 import math
@@ -15,6 +14,7 @@ from .knowledge import (
     column_of,
     hidden_positions,
     in_grid,
+    in_pair,
     known_score,
     mean_of,
     unseen_counts,
@@ -27,12 +27,7 @@ def _reveal_random(view: View, rng: random.Random) -> Action:
 
 
 class GreedyBot:
-    """Greedy: replace the highest face-up card with anything lower; never thinks ahead.
-
-    Open details: a discard of 0 or below that is not lower than the highest face-up card goes
-    over a random face-down card; with no face-down card left a drawn card goes where it loses
-    least.
-    """
+    """Greedy: replace the highest face-up card with anything lower; never thinks ahead."""
 
     name = "greedy"
 
@@ -60,13 +55,7 @@ class GreedyBot:
 
 
 class ThresholdBot:
-    """Threshold-5: complete positive columns, replace 5+ cards, put 5- cards over hidden ones.
-
-    Open details: the discard is taken when one of the three placement rules accepts it; the
-    last face-down card is turned (or covered) only when its own total, that card valued at 5, is
-    strictly the lowest with every hidden card at the table valued at 5; otherwise a drawn card
-    goes over the face-up card where it loses least.
-    """
+    """Threshold-5: complete positive columns, replace 5+ cards, put 5- cards over hidden ones."""
 
     name = "threshold5"
 
@@ -118,14 +107,7 @@ class ThresholdBot:
 
 
 class StatisticianBot:
-    """Statistician, and with its options Hard and Ultra (``bots-baselines.md``).
-
-    Open details: a placement that makes a pair (two equal face-up values, third card face down)
-    gains the pair's value times the chance that the hidden third card is that value, and only
-    if a copy is unseen; "early" and "late" in the round are read from the fewest face-down
-    cards any player has (10 or more: early, 1: late, linear between); a flip that would end the
-    round gets a bonus of 1 when its expected total is alone the lowest (Statistician, Hard).
-    """
+    """Statistician, and with its options Hard and Ultra (``bots-baselines.md``)."""
 
     name = "statistician"
     shrinking_margin = False
@@ -156,7 +138,7 @@ class StatisticianBot:
         card = view.drawn
         options = self._placements(view, grid, card, counts, mu, total)
         if hidden:
-            flips = [p for p in hidden if not self._in_pair(grid, p)] or hidden
+            flips = [p for p in hidden if not in_pair(grid, p)] or hidden
             flip_pos = rng.choice(flips)
             flip_score = 0.5
             if len(hidden) == 1:
@@ -168,8 +150,6 @@ class StatisticianBot:
             near, key=lambda o: (self._usefulness(nxt, card if o[1] < 0 else grid[o[1]], mu), -o[0])
         )
         return flip(-1 - pos) if pos < 0 else swap(pos)
-
-    # ------------------------------------------------------------------ evaluation
 
     def _placements(self, view, grid, card, counts, mu, total) -> list[tuple[float, int]]:
         hidden = hidden_positions(grid)
@@ -245,13 +225,6 @@ class StatisticianBot:
             p_all_above *= 1 - 0.5 * (1 + math.erf(z / math.sqrt(2)))
         return 1 - p_all_above
 
-    # ------------------------------------------------------------------ helpers
-
-    @staticmethod
-    def _in_pair(grid, pos: int) -> bool:
-        a, b = (grid[q] for q in column_of(pos) if q != pos)
-        return a == b and a not in ("?", None)
-
     def _usefulness(self, their_grid, card, mu: float) -> float:
         """How much a discard of ``card`` helps the next player (hidden: the unseen mean)."""
         if card == "?":
@@ -282,10 +255,4 @@ class UltraBot(HardBot):
     end_penalty = True
 
 
-BASELINES = {
-    "greedy": GreedyBot,
-    "threshold5": ThresholdBot,
-    "statistician": StatisticianBot,
-    "hard": HardBot,
-    "ultra": UltraBot,
-}
+BASELINES = {bot.name: bot for bot in (GreedyBot, ThresholdBot, StatisticianBot, HardBot, UltraBot)}

@@ -1,21 +1,18 @@
 """What a seat knows, read off its view: the unseen cards and simple grid facts.
 
-"Unseen" is the 150-card deck minus every face-up grid card, the whole discard pile and the
-seat's own drawn card. Cards of the discard pile that were reshuffled into the draw pile are
-unseen again, as they are for a human.
+Discarded cards reshuffled into the draw pile are unseen again, as they are for a human.
 """
 
 from games.engine import COLUMNS, DECK_COUNTS, HIDDEN, View
 
-#: Card values in order; ``counts[v + 2]`` is how many cards of value ``v``.
-VALUES = tuple(range(-2, 13))
-OFFSET = 2
+OFFSET = 2  # counts[v + OFFSET] is how many cards of value v
 DECK_MEAN = sum(v * n for v, n in DECK_COUNTS.items()) / 150
 
 
 def unseen_counts(view: View) -> list[int]:
-    """How many cards of each value (index ``v + 2``) the viewer has not seen."""
-    counts = [DECK_COUNTS[v] for v in VALUES]
+    """How many cards of each value the viewer has not seen: the deck minus every face-up grid
+    card, the whole discard pile and its own drawn card."""
+    counts = [DECK_COUNTS[v] for v in range(-2, 13)]
     for grid in view.grids:
         for card in grid:
             if card is not None and card != HIDDEN:
@@ -49,6 +46,12 @@ def in_grid(grid) -> list[int]:
 
 def column_of(pos: int) -> tuple[int, int, int]:
     return COLUMNS[pos % 4]
+
+
+def in_pair(grid, pos: int) -> bool:
+    """Whether the other two cards of ``pos``'s column are face up and equal."""
+    a, b = (grid[q] for q in column_of(pos) if q != pos)
+    return a == b and a not in (HIDDEN, None)
 
 
 def known_score(grid) -> int:
