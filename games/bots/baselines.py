@@ -16,14 +16,11 @@ from .knowledge import (
     in_grid,
     in_pair,
     known_score,
+    may_end,
     mean_of,
     unseen_counts,
     up_positions,
 )
-
-
-def _reveal_random(view: View, rng: random.Random) -> Action:
-    return reveal(rng.choice(hidden_positions(view.grids[view.seat])))
 
 
 class GreedyBot:
@@ -32,10 +29,10 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         grid = view.grids[view.seat]
         hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
         up = up_positions(grid)
         high = max(up, key=lambda p: grid[p], default=None)
         if not view.drawing:
@@ -60,22 +57,21 @@ class ThresholdBot:
     name = "threshold5"
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         grid = view.grids[view.seat]
+        hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
         card = view.drawn if view.drawing else view.discard_top
         pos = self._placement(grid, card, rng) if card is not None else None
-        if pos is not None and not self._may_end(view, grid, pos, card):
+        if pos is not None and not may_end(view, pos, card):
             pos = None
         if not view.drawing:
             return take_discard(pos) if pos is not None else draw()
         if pos is not None:
             return swap(pos)
-        hidden = hidden_positions(grid)
-        if hidden and (len(hidden) > 1 or self._may_end(view, grid, hidden[0], None)):
+        if hidden and (len(hidden) > 1 or may_end(view, hidden[0], None)):
             return flip(rng.choice(hidden))
-        up = up_positions(grid)
-        return swap(max(up, key=lambda p: grid[p] - card))
+        return swap(max(up_positions(grid), key=lambda p: grid[p] - card))
 
     @staticmethod
     def _placement(grid, card: int, rng: random.Random) -> int | None:
@@ -92,19 +88,6 @@ class ThresholdBot:
             return rng.choice(hidden)
         return None
 
-    @staticmethod
-    def _may_end(view: View, grid, pos: int, card) -> bool:
-        hidden = hidden_positions(grid)
-        if hidden != [pos] or view.ender is not None:
-            return True
-        mine = known_score(grid) + (5 if card is None else card)
-        others = [
-            known_score(g) + 5 * len(hidden_positions(g))
-            for s, g in enumerate(view.grids)
-            if s != view.seat
-        ]
-        return all(mine < o for o in others)
-
 
 class StatisticianBot:
     """Statistician, and with its options Hard and Ultra (``bots-baselines.md``)."""
@@ -115,14 +98,14 @@ class StatisticianBot:
     end_penalty = False
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         seat = view.seat
         grid = view.grids[seat]
+        hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
         counts = unseen_counts(view)
         mu = mean_of(counts)
         total = sum(counts)
-        hidden = hidden_positions(grid)
         nxt = view.grids[(seat + 1) % len(view.grids)]
         if not view.drawing:
             card = view.discard_top

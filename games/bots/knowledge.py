@@ -56,3 +56,17 @@ def in_pair(grid, pos: int) -> bool:
 
 def known_score(grid) -> int:
     return sum(c for c in grid if c is not None and c != HIDDEN)
+
+
+def may_end(view: View, pos: int, card: int | None) -> bool:
+    """Whether the seat's move at ``pos`` (``card`` put there; ``None``: turned) does not end the
+    round, or ends it strictly lowest with every face-down card at the table worth 5."""
+    grid = view.grids[view.seat]
+    if hidden_positions(grid) != [pos] or view.ender is not None:
+        return True
+    mine = known_score(grid) + (5 if card is None else card)
+    return all(
+        mine < known_score(g) + 5 * len(hidden_positions(g))
+        for s, g in enumerate(view.grids)
+        if s != view.seat
+    )

@@ -4,15 +4,7 @@ import random
 
 from games.engine import Action, View, draw, flip, reveal, swap, take_discard
 
-from .knowledge import (
-    OFFSET,
-    column_of,
-    hidden_positions,
-    in_grid,
-    in_pair,
-    known_score,
-    unseen_counts,
-)
+from .knowledge import OFFSET, column_of, hidden_positions, in_grid, in_pair, may_end, unseen_counts
 
 HIDDEN_VALUE = 5.0
 TAKE_MARGIN = 2.0
@@ -53,32 +45,16 @@ class MediumBot:
             card = view.discard_top
             if card is not None:
                 gain, pos = best_placement(grid, card, counts)
-                if gain >= TAKE_MARGIN and self._safe_end(view, grid, pos, card):
+                if gain >= TAKE_MARGIN and may_end(view, pos, card):
                     return take_discard(pos)
             return draw()
         card = view.drawn
         gain, pos = best_placement(grid, card, counts)
-        if hidden and (gain < KEEP_MARGIN or not self._safe_end(view, grid, pos, card)):
+        if hidden and (gain < KEEP_MARGIN or not may_end(view, pos, card)):
             targets = [p for p in hidden if not in_pair(grid, p)] or hidden
-            if len(hidden) > 1 or self._safe_end(view, grid, targets[0], None):
+            if len(hidden) > 1 or may_end(view, targets[0], None):
                 return flip(rng.choice(targets))
             up = [p for p in in_grid(grid) if grid[p] != "?"]
             if up:
                 return swap(max(up, key=lambda p: grid[p] - card))
         return swap(pos)
-
-    @staticmethod
-    def _safe_end(view: View, grid, pos: int, card) -> bool:
-        """Whether a move at ``pos`` is fine for ending the round (True if it does not end it)."""
-        hidden = hidden_positions(grid)
-        if hidden != [pos] or view.ender is not None:
-            return True
-        mine = known_score(grid) + (card if card is not None else HIDDEN_VALUE)
-        if card is not None and grid[pos] != "?":
-            mine -= grid[pos]
-        for s, other in enumerate(view.grids):
-            if s != view.seat:
-                theirs = known_score(other) + HIDDEN_VALUE * len(hidden_positions(other))
-                if theirs <= mine:
-                    return False
-        return True
