@@ -146,17 +146,17 @@ class StatisticianBot:
 
     @staticmethod
     def _gain(grid, p: int, card: int, counts, mu: float, total: int) -> float:
-        here = grid[p]
-        gain = (mu if here == "?" else here) - card
+        gain = (mu if grid[p] == "?" else grid[p]) - card
         others = [grid[q] for q in column_of(p) if q != p]
         if others[0] == card and others[1] == card:
             return gain + 2 * card
-        if card in others and "?" in others and counts[card + OFFSET] > 0 and total:
+        if total and card in others and "?" in others and counts[card + OFFSET] > 0:
             gain += card * counts[card + OFFSET] / total
         return gain
 
     def _best_gain(self, grid, card, counts, mu, total) -> float:
-        return max(self._gain(grid, p, card, counts, mu, total) for p in in_grid(grid))
+        gains = (self._gain(grid, p, card, counts, mu, total) for p in in_grid(grid))
+        return max(gains, default=-math.inf)
 
     def _draw_value(self, view, grid, counts, mu, total) -> float:
         if not self.exact_draw or total == 0:
@@ -186,12 +186,8 @@ class StatisticianBot:
             if mine <= 0:
                 return 0.0
             return -self._p_doubled(view, mine, mu, counts) * mine
-        estimates = [
-            known_score(g) + mu * len(hidden_positions(g))
-            for s, g in enumerate(view.grids)
-            if s != view.seat
-        ]
-        return 1.0 if all(mine < e for e in estimates) else 0.0
+        others = (g for s, g in enumerate(view.grids) if s != view.seat)
+        return float(all(mine < known_score(g) + mu * len(hidden_positions(g)) for g in others))
 
     @staticmethod
     def _p_doubled(view, mine: float, mu: float, counts) -> float:
@@ -209,18 +205,10 @@ class StatisticianBot:
         return 1 - p_all_above
 
     def _usefulness(self, their_grid, card, mu: float) -> float:
-        """How much a discard of ``card`` helps the next player (hidden: the unseen mean)."""
-        if card == "?":
-            card = round(mu)
-        best = -math.inf
-        for p in in_grid(their_grid):
-            here = their_grid[p]
-            gain = (DECK_MEAN if here == "?" else here) - card
-            others = [their_grid[q] for q in column_of(p) if q != p]
-            if others[0] == card and others[1] == card:
-                gain += 2 * card
-            best = max(best, gain)
-        return best
+        """How much a discard of ``card`` helps the next player (hidden: the unseen mean): their
+        best gain with their face-down cards at the deck mean and no pair chance (total 0)."""
+        card = round(mu) if card == "?" else card
+        return self._best_gain(their_grid, card, (), DECK_MEAN, 0)
 
 
 class HardBot(StatisticianBot):

@@ -37,8 +37,7 @@ class MediumBot:
         grid = view.grids[seat]
         hidden = hidden_positions(grid)
         if view.phase == "reveal":
-            col = rng.randrange(4)
-            pair = [p for p in column_of(col) if p in hidden]
+            pair = [p for p in column_of(rng.randrange(4)) if p in hidden]
             return reveal(pair[0] if pair else rng.choice(hidden))
         counts = unseen_counts(view)
         if not view.drawing:
