@@ -1,10 +1,5 @@
-"""The bot arena: seeded games between a candidate and copies of one opponent.
-
-``python -m games.bots.arena --candidate strong --against statistician,ultra --games 1000``
-
-Each deal (a seed fixing every round's deck) is played once per seating, the candidate in each
-seat in turn, so every seating sees the same decks. A shared win counts 1 / number of winners.
-"""
+"""The bot arena: seeded games between a candidate and copies of one opponent, every deal
+played once per seating (usage and columns: docs/bots.md)."""
 
 import argparse
 import math

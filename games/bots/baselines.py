@@ -1,7 +1,4 @@
-"""The arena's baseline opponents of ``bots-baselines.md`` (details it leaves open: docs/bots.md).
-
-Like the levels they see only their seat's view.
-"""
+"""The arena's baseline opponents of ``bots-baselines.md`` (details it leaves open: docs/bots.md)."""
 
 import math
 import random
@@ -79,8 +76,7 @@ class ThresholdBot:
             others = [grid[q] for q in column_of(p) if q != p]
             if all(o == card for o in others) and 3 * card > 0:
                 return p
-        up = up_positions(grid)
-        high = max(up, key=lambda p: grid[p], default=None)
+        high = max(up_positions(grid), key=lambda p: grid[p], default=None)
         if high is not None and grid[high] >= 5 and card < grid[high]:
             return high
         hidden = hidden_positions(grid)

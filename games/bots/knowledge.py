@@ -1,7 +1,4 @@
-"""What a seat knows, read off its view: the unseen cards and simple grid facts.
-
-Discarded cards reshuffled into the draw pile are unseen again, as they are for a human.
-"""
+"""What a seat knows, read off its view: the unseen cards and simple grid facts."""
 
 from games.engine import COLUMNS, DECK_COUNTS, HIDDEN, View
 
@@ -11,16 +8,12 @@ DECK_MEAN = sum(v * n for v, n in DECK_COUNTS.items()) / 150
 
 def unseen_counts(view: View) -> list[int]:
     """How many cards of each value the viewer has not seen: the deck minus every face-up grid
-    card, the whole discard pile and its own drawn card."""
+    card, the whole discard pile and its own drawn card (a reshuffled discard is unseen again)."""
     counts = [DECK_COUNTS[v] for v in range(-2, 13)]
-    for grid in view.grids:
-        for card in grid:
-            if card is not None and card != HIDDEN:
-                counts[card + OFFSET] -= 1
-    for card in view.discard:
-        counts[card + OFFSET] -= 1
-    if view.drawn is not None:
-        counts[view.drawn + OFFSET] -= 1
+    face_up = [c for grid in view.grids for c in grid if c not in (None, HIDDEN)]
+    for card in [*face_up, *view.discard, view.drawn]:
+        if card is not None:
+            counts[card + OFFSET] -= 1
     return counts
 
 
