@@ -14,7 +14,6 @@ from .knowledge import (
     in_pair,
     known_score,
     may_end,
-    mean_of,
     unseen_counts,
     up_positions,
 )
@@ -100,8 +99,8 @@ class StatisticianBot:
         if view.phase == "reveal":
             return reveal(rng.choice(hidden))
         counts = unseen_counts(view)
-        mu = mean_of(counts)
         total = sum(counts)
+        mu = sum((i - OFFSET) * n for i, n in enumerate(counts)) / total if total > 0 else DECK_MEAN
         nxt = view.grids[(seat + 1) % len(view.grids)]
         if not view.drawing:
             card = view.discard_top

@@ -17,14 +17,6 @@ def unseen_counts(view: View) -> list[int]:
     return counts
 
 
-def mean_of(counts: list[int]) -> float:
-    """The mean value of a count vector (the deck mean if it is empty)."""
-    total = sum(counts)
-    if total <= 0:
-        return DECK_MEAN
-    return sum((i - OFFSET) * n for i, n in enumerate(counts)) / total
-
-
 def hidden_positions(grid) -> list[int]:
     return [p for p, c in enumerate(grid) if c == HIDDEN]
 
