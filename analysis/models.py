@@ -2,11 +2,8 @@ from django.db import models
 
 
 class GameAnalysis(models.Model):
-    """The post-game analysis of a finished game (analysis/core.py), computed once per version.
-
-    ``data`` is ``analyse_record``'s result; ``None`` when the analysis failed (logged; tried
-    again only when the version changes).
-    """
+    """The post-game analysis of a finished game, once per version: ``analyse_record``'s result,
+    ``None`` when it failed (tried again only under a new version)."""
 
     game = models.OneToOneField(
         "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="analysis"

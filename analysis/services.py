@@ -1,10 +1,5 @@
-"""Writes of the post-game analysis, in the background only (never from a request).
-
-The bot runner calls :func:`analysis_tick` once a pass: the most recently finished game whose
-analysis is missing or older is computed outside any transaction, in a worker process
-(analysis.worker), and stored on a later pass; none due, it looks again after ``IDLE_LOOK``
-seconds. Two processes analysing one game at once store one result.
-"""
+"""Writes of the post-game analysis, from the bot runner only (:func:`analysis_tick`), never
+from a request. Two processes analysing one game at once store one result."""
 
 import logging
 import time
@@ -27,8 +22,7 @@ _next_look = 0.0
 
 
 def analysis_compute(*, game_id: int) -> GameAnalysis | None:
-    """Compute and store the analysis of a finished game (``None`` if it is not finished), in
-    this thread."""
+    """Compute and store, in this thread, the analysis of a finished game (else ``None``)."""
     inputs = _inputs(game_id)
     if inputs is None:
         return None
@@ -42,9 +36,7 @@ def analysis_compute(*, game_id: int) -> GameAnalysis | None:
 
 def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
     """The record of finished game ``game_id`` and its human seats; ``None`` if it is not
-    finished, or if its record cannot be read: then it is stored without an analysis, as one
-    that failed. Left due, the newest such game came first at every pass, and every game
-    finished before it waited forever."""
+    finished, or if its record cannot be read (then stored as failed, so no longer due)."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
@@ -71,15 +63,14 @@ def _store(game_id: int, data: dict | None, seconds: float) -> GameAnalysis:
 
 
 def analysis_run_due(*, limit: int = 1) -> int:
-    """Analyse up to ``limit`` finished games that lack an analysis of this version, the most
-    recently finished first, in this thread; returns how many. Errors are logged, never
-    raised."""
+    """Analyse here up to ``limit`` due games, the most recently finished first; returns how
+    many. Errors are logged, never raised."""
     try:
         due = _due(limit)
         for game_id in due:
             analysis_compute(game_id=game_id)
         return len(due)
-    except DATABASE_DOWN as exc:  # the database is away: one line, the runner says the rest
+    except DATABASE_DOWN as exc:
         log.warning("analysis: the database failed: %s", one_line(exc))
         return 0
     except Exception:
@@ -97,9 +88,8 @@ def _due(limit: int) -> list[int]:
 
 
 def analysis_tick() -> None:
-    """The bot runner's hook, once a pass. With the worker (SKYJO_ANALYSIS_WORKER): store the
-    analysis the worker finished, or hand it the next due game and return at once; without
-    it, analyse one due game here. None due: the next look in ``IDLE_LOOK`` seconds."""
+    """The bot runner's hook, once a pass: store what the worker finished or hand it the next
+    due game (without SKYJO_ANALYSIS_WORKER: analyse one here). None due: idle ``IDLE_LOOK`` s."""
     global _next_look
     if not settings.SKYJO_ANALYSIS_WORKER:
         now = time.monotonic()

@@ -1,15 +1,9 @@
-"""The bot arena: seeded games between a candidate and copies of one opponent.
-
-``python -m games.bots.arena --candidate strong --against statistician,ultra --games 1000``
-
-Each deal (a seed fixing every round's deck) is played once per seating, the candidate in each
-seat in turn, so every seating sees the same decks. A shared win counts 1 / number of winners.
-"""
+"""The bot arena: seeded games between a candidate and copies of one opponent, every deal
+played once per seating (usage and columns: docs/bots.md)."""
 
 import argparse
 import math
 import random
-import sys
 import time
 from dataclasses import dataclass, field, fields
 from multiprocessing import Pool
@@ -24,14 +18,7 @@ MAX_ACTIONS = 20_000
 
 
 def make_bot(name: str):
-    """A level of the site or a baseline of ``bots-baselines.md``, by name."""
-    if name in BASELINES:
-        return BASELINES[name]()
-    return get_bot(name)
-
-
-def bot_names() -> list[str]:
-    return [*LEVELS, *BASELINES]
+    return BASELINES[name]() if name in BASELINES else get_bot(name)
 
 
 @dataclass
@@ -63,7 +50,6 @@ def play_game(task) -> tuple[Tally, Tally]:
     rngs = [random.Random(deal * 100 + s) for s in range(players)]
     game = Game([f"s{s}" for s in range(players)], seed=deal, deck=deck_for(deal, 1))
     times: list[list[float]] = [[] for _ in range(players)]
-    clock = time.perf_counter
     steps = 0
     while not game.finished and game.round <= MAX_ROUNDS and steps < MAX_ACTIONS:
         steps += 1
@@ -72,9 +58,9 @@ def play_game(task) -> tuple[Tally, Tally]:
             continue
         seat = game.to_act()[0]
         view = view_of(game, seat)
-        start = clock()
+        start = time.perf_counter()
         action = bots[seat].choose(view, rngs[seat])
-        times[seat].append(clock() - start)
+        times[seat].append(time.perf_counter() - start)
         game.apply(seat, action)
     best = min(game.totals)
     winners = [s for s, t in enumerate(game.totals) if t == best]
@@ -150,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m games.bots.arena",
         description="Play seeded games: a candidate bot against copies of each opponent.",
     )
-    names = bot_names()
+    names = [*LEVELS, *BASELINES]
     parser.add_argument("--candidate", default="strong", choices=names)
     parser.add_argument(
         "--against", default="greedy", help=f"comma-separated opponents from: {', '.join(names)}"
@@ -177,15 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         p, lo, hi = interval(cand.wins, cand.games)
         share = 1 / args.players
         verdict = "above" if lo > share else "below" if hi < share else "overlaps"
-        print()
-        print(f"## {args.candidate} vs {opponent}  ({time.perf_counter() - start:.1f} s)")
+        print(f"\n## {args.candidate} vs {opponent}  ({time.perf_counter() - start:.1f} s)")
         print(HEADER)
         print(row(args.candidate, cand))
         print(row(f"{opponent} (x{args.players - 1})", opp))
         print(f"candidate win-rate interval {verdict} the {100 * share:.0f}% share")
         if cand.stalled:
             print(f"{cand.stalled} games hit the action cap and were scored unfinished")
-    sys.stdout.flush()
     return 0
 
 

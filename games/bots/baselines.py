@@ -1,8 +1,4 @@
-"""The baseline opponents of ``bots-baselines.md``, written from their descriptions.
-
-They are arena opponents, not site levels. Like the levels they see only their seat's view.
-Where the page leaves a detail open, the choice made here is noted in the docstring.
-"""
+"""The arena's baseline opponents of ``bots-baselines.md`` (details it leaves open: docs/bots.md)."""
 
 import math
 import random
@@ -15,32 +11,24 @@ from .knowledge import (
     column_of,
     hidden_positions,
     in_grid,
+    in_pair,
     known_score,
-    mean_of,
+    may_end,
     unseen_counts,
     up_positions,
 )
 
 
-def _reveal_random(view: View, rng: random.Random) -> Action:
-    return reveal(rng.choice(hidden_positions(view.grids[view.seat])))
-
-
 class GreedyBot:
-    """Greedy: replace the highest face-up card with anything lower; never thinks ahead.
-
-    Open details: a discard of 0 or below that is not lower than the highest face-up card goes
-    over a random face-down card; with no face-down card left a drawn card goes where it loses
-    least.
-    """
+    """Greedy: replace the highest face-up card with anything lower; never thinks ahead."""
 
     name = "greedy"
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         grid = view.grids[view.seat]
         hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
         up = up_positions(grid)
         high = max(up, key=lambda p: grid[p], default=None)
         if not view.drawing:
@@ -60,33 +48,26 @@ class GreedyBot:
 
 
 class ThresholdBot:
-    """Threshold-5: complete positive columns, replace 5+ cards, put 5- cards over hidden ones.
-
-    Open details: the discard is taken when one of the three placement rules accepts it; the
-    last face-down card is turned (or covered) only when its own total, that card valued at 5, is
-    strictly the lowest with every hidden card at the table valued at 5; otherwise a drawn card
-    goes over the face-up card where it loses least.
-    """
+    """Threshold-5: complete positive columns, replace 5+ cards, put 5- cards over hidden ones."""
 
     name = "threshold5"
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         grid = view.grids[view.seat]
+        hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
         card = view.drawn if view.drawing else view.discard_top
         pos = self._placement(grid, card, rng) if card is not None else None
-        if pos is not None and not self._may_end(view, grid, pos, card):
+        if pos is not None and not may_end(view, pos, card):
             pos = None
         if not view.drawing:
             return take_discard(pos) if pos is not None else draw()
         if pos is not None:
             return swap(pos)
-        hidden = hidden_positions(grid)
-        if hidden and (len(hidden) > 1 or self._may_end(view, grid, hidden[0], None)):
+        if hidden and (len(hidden) > 1 or may_end(view, hidden[0], None)):
             return flip(rng.choice(hidden))
-        up = up_positions(grid)
-        return swap(max(up, key=lambda p: grid[p] - card))
+        return swap(max(up_positions(grid), key=lambda p: grid[p] - card))
 
     @staticmethod
     def _placement(grid, card: int, rng: random.Random) -> int | None:
@@ -94,8 +75,7 @@ class ThresholdBot:
             others = [grid[q] for q in column_of(p) if q != p]
             if all(o == card for o in others) and 3 * card > 0:
                 return p
-        up = up_positions(grid)
-        high = max(up, key=lambda p: grid[p], default=None)
+        high = max(up_positions(grid), key=lambda p: grid[p], default=None)
         if high is not None and grid[high] >= 5 and card < grid[high]:
             return high
         hidden = hidden_positions(grid)
@@ -103,29 +83,9 @@ class ThresholdBot:
             return rng.choice(hidden)
         return None
 
-    @staticmethod
-    def _may_end(view: View, grid, pos: int, card) -> bool:
-        hidden = hidden_positions(grid)
-        if hidden != [pos] or view.ender is not None:
-            return True
-        mine = known_score(grid) + (5 if card is None else card)
-        others = [
-            known_score(g) + 5 * len(hidden_positions(g))
-            for s, g in enumerate(view.grids)
-            if s != view.seat
-        ]
-        return all(mine < o for o in others)
-
 
 class StatisticianBot:
-    """Statistician, and with its options Hard and Ultra (``bots-baselines.md``).
-
-    Open details: a placement that makes a pair (two equal face-up values, third card face down)
-    gains the pair's value times the chance that the hidden third card is that value, and only
-    if a copy is unseen; "early" and "late" in the round are read from the fewest face-down
-    cards any player has (10 or more: early, 1: late, linear between); a flip that would end the
-    round gets a bonus of 1 when its expected total is alone the lowest (Statistician, Hard).
-    """
+    """Statistician, and with its options Hard and Ultra (``bots-baselines.md``)."""
 
     name = "statistician"
     shrinking_margin = False
@@ -133,14 +93,14 @@ class StatisticianBot:
     end_penalty = False
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase == "reveal":
-            return _reveal_random(view, rng)
         seat = view.seat
         grid = view.grids[seat]
-        counts = unseen_counts(view)
-        mu = mean_of(counts)
-        total = sum(counts)
         hidden = hidden_positions(grid)
+        if view.phase == "reveal":
+            return reveal(rng.choice(hidden))
+        counts = unseen_counts(view)
+        total = sum(counts)
+        mu = sum((i - OFFSET) * n for i, n in enumerate(counts)) / total if total > 0 else DECK_MEAN
         nxt = view.grids[(seat + 1) % len(view.grids)]
         if not view.drawing:
             card = view.discard_top
@@ -156,7 +116,7 @@ class StatisticianBot:
         card = view.drawn
         options = self._placements(view, grid, card, counts, mu, total)
         if hidden:
-            flips = [p for p in hidden if not self._in_pair(grid, p)] or hidden
+            flips = [p for p in hidden if not in_pair(grid, p)] or hidden
             flip_pos = rng.choice(flips)
             flip_score = 0.5
             if len(hidden) == 1:
@@ -168,8 +128,6 @@ class StatisticianBot:
             near, key=lambda o: (self._usefulness(nxt, card if o[1] < 0 else grid[o[1]], mu), -o[0])
         )
         return flip(-1 - pos) if pos < 0 else swap(pos)
-
-    # ------------------------------------------------------------------ evaluation
 
     def _placements(self, view, grid, card, counts, mu, total) -> list[tuple[float, int]]:
         hidden = hidden_positions(grid)
@@ -183,17 +141,17 @@ class StatisticianBot:
 
     @staticmethod
     def _gain(grid, p: int, card: int, counts, mu: float, total: int) -> float:
-        here = grid[p]
-        gain = (mu if here == "?" else here) - card
+        gain = (mu if grid[p] == "?" else grid[p]) - card
         others = [grid[q] for q in column_of(p) if q != p]
         if others[0] == card and others[1] == card:
             return gain + 2 * card
-        if card in others and "?" in others and counts[card + OFFSET] > 0 and total:
+        if total and card in others and "?" in others and counts[card + OFFSET] > 0:
             gain += card * counts[card + OFFSET] / total
         return gain
 
     def _best_gain(self, grid, card, counts, mu, total) -> float:
-        return max(self._gain(grid, p, card, counts, mu, total) for p in in_grid(grid))
+        gains = (self._gain(grid, p, card, counts, mu, total) for p in in_grid(grid))
+        return max(gains, default=-math.inf)
 
     def _draw_value(self, view, grid, counts, mu, total) -> float:
         if not self.exact_draw or total == 0:
@@ -223,12 +181,8 @@ class StatisticianBot:
             if mine <= 0:
                 return 0.0
             return -self._p_doubled(view, mine, mu, counts) * mine
-        estimates = [
-            known_score(g) + mu * len(hidden_positions(g))
-            for s, g in enumerate(view.grids)
-            if s != view.seat
-        ]
-        return 1.0 if all(mine < e for e in estimates) else 0.0
+        others = (g for s, g in enumerate(view.grids) if s != view.seat)
+        return float(all(mine < known_score(g) + mu * len(hidden_positions(g)) for g in others))
 
     @staticmethod
     def _p_doubled(view, mine: float, mu: float, counts) -> float:
@@ -245,26 +199,11 @@ class StatisticianBot:
             p_all_above *= 1 - 0.5 * (1 + math.erf(z / math.sqrt(2)))
         return 1 - p_all_above
 
-    # ------------------------------------------------------------------ helpers
-
-    @staticmethod
-    def _in_pair(grid, pos: int) -> bool:
-        a, b = (grid[q] for q in column_of(pos) if q != pos)
-        return a == b and a not in ("?", None)
-
     def _usefulness(self, their_grid, card, mu: float) -> float:
-        """How much a discard of ``card`` helps the next player (hidden: the unseen mean)."""
-        if card == "?":
-            card = round(mu)
-        best = -math.inf
-        for p in in_grid(their_grid):
-            here = their_grid[p]
-            gain = (DECK_MEAN if here == "?" else here) - card
-            others = [their_grid[q] for q in column_of(p) if q != p]
-            if others[0] == card and others[1] == card:
-                gain += 2 * card
-            best = max(best, gain)
-        return best
+        """How much a discard of ``card`` helps the next player (hidden: the unseen mean): their
+        best gain with their face-down cards at the deck mean and no pair chance (total 0)."""
+        card = round(mu) if card == "?" else card
+        return self._best_gain(their_grid, card, (), DECK_MEAN, 0)
 
 
 class HardBot(StatisticianBot):
@@ -282,10 +221,4 @@ class UltraBot(HardBot):
     end_penalty = True
 
 
-BASELINES = {
-    "greedy": GreedyBot,
-    "threshold5": ThresholdBot,
-    "statistician": StatisticianBot,
-    "hard": HardBot,
-    "ultra": UltraBot,
-}
+BASELINES = {bot.name: bot for bot in (GreedyBot, ThresholdBot, StatisticianBot, HardBot, UltraBot)}

@@ -1,9 +1,4 @@
-"""Easy: legal, sensible-looking moves without much thought.
-
-It takes a low discard, keeps a drawn card when it is low or beats its worst face-up card, and
-otherwise turns a random face-down card. It never looks at columns, the other players or the
-round's end, and one move in six is a random pick among sensible ones.
-"""
+"""Easy: legal, sensible-looking moves without much thought (docs/bots.md)."""
 
 import random
 

@@ -91,13 +91,9 @@ def move_notes(data: dict, names=()) -> dict:
 
 def step_notes(data: dict, step: int, viewer_seat: int | None, names=()) -> dict:
     """The note of ``step``'s decision, and the viewer's previous and next labelled ones."""
-    note = None
-    mine = []
-    for d in data["decisions"]:
-        if d["step"] == step:
-            note = _note(d, names)
-        if d["seat"] == viewer_seat and d["label"] is not None:
-            mine.append(d["step"])
+    decisions = data["decisions"]
+    note = next((_note(d, names) for d in decisions if d["step"] == step), None)
+    mine = [d["step"] for d in decisions if d["seat"] == viewer_seat and d["label"] is not None]
     return {
         "step_note": note,
         "my_previous": max((s for s in mine if s < step), default=None),
