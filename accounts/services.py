@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core.locks import hold
 from core.when import when
 
 MAX_REASON = User._meta.get_field("ban_reason").max_length
@@ -17,7 +18,7 @@ def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> b
         return False
     reason = (reason or "").strip()[:MAX_REASON]
     with transaction.atomic():
-        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        user = hold(User.objects.filter(pk=user_id)).first()
         if user is None or (
             user.is_banned and user.ban_reason == reason and user.banned_until == until
         ):
@@ -29,7 +30,7 @@ def user_ban(*, user_id: int, reason: str = "", until=None, moderator=None) -> b
 def user_unban(*, user_id: int) -> bool:
     """Lift a ban."""
     with transaction.atomic():
-        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        user = hold(User.objects.filter(pk=user_id)).first()
         if user is None or not user.is_banned:
             return False
         user.unban()
@@ -43,7 +44,7 @@ def ban_in_force(user) -> bool:
     if not user.ban_has_ended:
         return True
     with transaction.atomic():
-        row = User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        row = hold(User.objects.filter(pk=user.pk)).first()
         if row is not None and row.ban_has_ended:
             row.unban()
     user.refresh_from_db(fields=User.BAN_FIELDS)
@@ -69,7 +70,7 @@ def user_set_language(*, user_id: int, language: str) -> None:
 def user_ratings_update(*, user_ids, rate) -> list[tuple[object, float, float]]:
     """Lock the users ``user_ids`` in id order and write the ``(mu, sigma)`` that
     ``rate(users)`` returns for each; returns (user, mu before, sigma before) per user."""
-    users = list(User.objects.select_for_update(no_key=True).filter(pk__in=user_ids).order_by("pk"))
+    users = list(hold(User.objects.filter(pk__in=user_ids)).order_by("pk"))
     changes = []
     for user, (mu, sigma) in zip(users, rate(users), strict=True):
         changes.append((user, user.rating_mu, user.rating_sigma))

@@ -25,6 +25,7 @@ from chat.models import MAX_LENGTH, Message, Mute, Silence
 from chat.quick import QUICK, QUICK_ENGLISH
 from chat.selectors import active_silence
 from core.errors import NotFound, found
+from core.locks import hold
 from core.text import has_nothing_to_see, one_line
 from core.when import when
 from games.models import Game, GamePlayer
@@ -55,7 +56,7 @@ def chat_post(
         )
     with transaction.atomic():
         # The author's row, locked: one author's posts are counted one at a time.
-        author = User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        author = hold(User.objects.filter(pk=user.pk)).first()
         if (
             author is None
             or not author.is_active
@@ -124,7 +125,7 @@ def silenced_message(silence: Silence) -> str:
 def message_hide(*, message_id: int, by) -> Message:
     """Hide a message (a moderator's act): gone from every open page, and from every load."""
     with transaction.atomic():
-        message = Message.objects.select_for_update(no_key=True).get(pk=message_id)
+        message = hold(Message.objects.filter(pk=message_id)).get()
         if message.hidden_at is None:
             message.hidden_at = timezone.now()
             message.hidden_by = by

@@ -15,6 +15,7 @@ from chat import services as chat_services
 from chat.models import Message
 from core.access import may_sanction, perm
 from core.errors import BadRequest, NotFound, found
+from core.locks import hold
 from games import selectors
 from games import services as games_services
 from games.models import Game, GamePlayer
@@ -73,7 +74,7 @@ def report_create(
     try:
         with transaction.atomic():
             if kind == Report.Kind.MESSAGE:  # locked as message_hide does: Message, then Report
-                rows = Message.objects.select_for_update(no_key=True)
+                rows = hold(Message.objects.all())
                 shown = rows.filter(pk=report.message_id, hidden_at__isnull=True)
                 found(shown.values_list("pk", flat=True).first(), _("There is no such message."))
             report.save()
@@ -124,7 +125,7 @@ def message_hide(
     """Hide a chat message from every page, and answer every open report of it."""
     _require(moderator, "hide_message")
     with transaction.atomic():
-        message = Message.objects.select_for_update(no_key=True).filter(pk=message_id).first()
+        message = hold(Message.objects.filter(pk=message_id)).first()
         found(message, _("There is no such message."))
         if message.is_hidden:  # a report filed meanwhile is answered now
             _answer_reports_of(message, moderator)
@@ -291,7 +292,7 @@ def _reason(reason: str, *, required: bool = False) -> str:
 def _lock_report(report_id: int | None) -> Report | None:
     if report_id is None:
         return None
-    report = Report.objects.select_for_update(no_key=True).filter(pk=report_id).first()
+    report = hold(Report.objects.filter(pk=report_id)).first()
     return found(report, _("There is no such report."))
 
 

@@ -1,16 +1,16 @@
-"""The tournament row lock. In the site's one lock order (games.services.locks) it comes after
-the games' rows: a game that ends locks its lobby and game, then (games.signals) the tournament.
-So nothing holding a tournament's lock takes a lobby's or game's: opening a table only inserts.
-"""
+"""The tournament row lock. In the site's one lock order (core.locks) it comes after the games'
+rows and the users': a game that ends locks its lobby and game, rates its players, then
+(games.signals) locks the tournament. Holding it, a step only inserts games."""
 
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import NotFound
+from core.locks import hold
 from tournaments.models import Tournament
 
 
 def _locked(**options):
-    return Tournament.objects.select_for_update(no_key=True, of=("self",), **options)
+    return hold(Tournament.objects.all(), **options)
 
 
 def tournament(tournament_id: int) -> Tournament:

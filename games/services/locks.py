@@ -1,16 +1,16 @@
-"""The only place that takes a lobby or game row lock, in the one order of the site: Lobby,
-then Game, then GamePlayer (other apps' rows after). FOR NO KEY UPDATE: rows that refer to a
-locked one may still be inserted. Call inside a transaction."""
+"""The only place that takes a lobby, game or player-count lock, in the site's one order
+(core.locks): Lobby, then Game, then the user. Call inside a transaction."""
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import found
+from core.locks import hold
 from games.models import Game, Lobby
 
 
 def _locked(model, **options):
-    return model.objects.select_for_update(no_key=True, of=("self",), **options)
+    return hold(model.objects.all(), **options)
 
 
 def lobby(lobby_id: int) -> Lobby:
@@ -38,4 +38,4 @@ def due_game(game_id: int, now) -> Game | None:
 
 def user(user_id: int) -> None:
     """Hold a user's row: their requests that count their tables run one at a time."""
-    get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id).first()
+    hold(get_user_model().objects.filter(pk=user_id)).first()
