@@ -6,7 +6,8 @@ Uses the newest arena made by ``manage.py seed_arena`` (or ``--tournament``). Ti
 ``--repeat`` times: the pairing of every player (reading their history and the pure pairing),
 a step that seats the free players (opening their games; rolled back), and a step that seats
 all the players at once (rolled back); then the live page through Django's test client, as a
-visitor and as one of the players, and the socket's push render. Prints p50, p95, max, the
+visitor and as one of the players, and the live partial rendered anew (what a change costs a
+process: the pages and sockets then share it until the next change). Prints p50, p95, max, the
 mean CPU time of this process per request, and the queries of one.
 """
 
@@ -35,11 +36,13 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.contrib.auth import get_user_model
     from django.db import connection, transaction
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
+    from core import caches
     from tournaments import pairing
     from tournaments.models import Entry, TableSeat, Tournament
     from tournaments.services import ticks
@@ -94,12 +97,22 @@ def main() -> None:
     member = Client(HTTP_HOST="127.0.0.1")
     member.force_login(entries[0].user)
     visitor = Client(HTTP_HOST="127.0.0.1")
+    visitor.force_login(get_user_model().objects.get_or_create(username="arena-visitor")[0])
     url = f"/tournaments/{tournament.pk}/"
+
+    def render_anew(tournament):
+        caches.clear_all()
+        rendering.live_html(tournament)
+
+    def page(client):
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+
     print(f"{'page':44} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu ms':>7} {'queries':>7}")
     for label, call in (
-        ("live page, visitor", lambda: visitor.get(url)),
-        ("live page, a player", lambda: member.get(url)),
-        ("socket push render (standings, tables)", lambda: rendering.live_html(tournament.pk)),
+        ("live page, a visitor (logged in)", lambda: page(visitor)),
+        ("live page, a player", lambda: page(member)),
+        ("live partial rendered anew (a new version)", lambda: render_anew(tournament)),
     ):
         for _ in range(10):
             call()

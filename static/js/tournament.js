@@ -1,6 +1,8 @@
-/* Tournament pages: the countdowns ([data-countdown], an ISO moment), and the player's own new
-   table (#my-table[data-new="1"], pushed by the socket) opened at once when the page is in
-   view; in the background the notice and its link stay, and the title says so. */
+/* Tournament pages: the countdowns ([data-countdown], an ISO moment); the player's own row of
+   the standings (#live-panel[data-my-entry], the standings being the same for everyone); and
+   the player's own new table (#my-table[data-new="1"], pushed by the socket) opened at once
+   when the page is in view; in the background the notice and its link stay, and the title
+   says so. */
 (function () {
   "use strict";
 
@@ -13,6 +15,13 @@
       var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
       el.textContent = (h ? h + ":" + pad(m) : m) + ":" + pad(s);
     });
+  }
+
+  function markMine() {
+    var panel = document.getElementById("live-panel");
+    var id = panel && panel.getAttribute("data-my-entry");
+    var row = id && panel.querySelector('tr[data-entry="' + id + '"]');
+    if (row) row.classList.add("mine");
   }
 
   var title = document.title;
@@ -29,9 +38,13 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     tick();
+    markMine();
     setInterval(tick, 1000);
   });
-  document.addEventListener("htmx:wsAfterMessage", openTable);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    markMine();
+    openTable();
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") document.title = title;
   });

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -99,7 +100,8 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
     client.force_login(alice)
     page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
     assert 'id="standings"' in page and 'id="my-table-link"' in page and "Watch" in page
-    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    finished = {"status": Tournament.Status.FINISHED, "version": F("version") + 1}
+    Tournament.objects.filter(pk=made.pk).update(**finished)
     Entry.objects.filter(tournament=made).update(place=1)
     page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
     assert 'id="podium"' in page

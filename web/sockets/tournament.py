@@ -51,11 +51,12 @@ class TournamentConsumer(Socket):
         self.version = tournament.version
         self.lobby_id = tournament.room_id  # the chat (web.sockets.chat): it may read the room
         self.invite = tournament.room.invite_code if tournament.room_id else None
-        return self.render()
+        with translation.override(self.language):
+            return rendering.live_html(tournament)
 
     def render(self) -> str:
         with translation.override(self.language):
-            return rendering.live_html(self.tournament_id)
+            return rendering.live_html(selectors.tournament_get(self.tournament_id))
 
     async def frame(self, text_data, bytes_data) -> None:
         await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))

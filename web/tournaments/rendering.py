@@ -5,13 +5,17 @@ from urllib.parse import urlencode
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from core.access import sees_private_games
+from core.caches import BoundedCache
 from tournaments import selectors
 from tournaments.models import Tournament
 
 STANDINGS_SHOWN = 50  # the top of the standings; the rest are counted
 TABLES_SHOWN = 12  # the tables in play to watch, those of the best placed first
+
+_live = BoundedCache(64, "tournaments.live")  # live_html's key -> the live partial
 
 
 def url_of(tournament: Tournament, code: str | None = None) -> str:
@@ -48,11 +52,16 @@ def live_context(tournament: Tournament) -> dict:
     }
 
 
-def live_html(tournament_id: int) -> str:
-    """The standings, the tables in play and the podium: rendered once per change and language
-    for every socket of a process (no viewer's own part in it)."""
-    tournament = selectors.tournament_get(tournament_id)
-    return render_to_string("tournaments/partials/live.html", live_context(tournament))
+def live_html(tournament: Tournament) -> str:
+    """The standings, the tables in play and the podium, the same for every viewer: rendered
+    once per version and language in this process, for pages and sockets alike."""
+    over = bool(tournament.ends_at and tournament.ends_at <= timezone.now())  # "Ends in" goes
+    key = (tournament.pk, tournament.version, get_language(), over)
+    html = _live.get(key)
+    if html is None:
+        html = render_to_string("tournaments/partials/live.html", live_context(tournament))
+        _live.put(key, html)
+    return html
 
 
 def my_table_html(game_id: int | None, *, new: bool) -> str:
@@ -69,7 +78,8 @@ def page_context(tournament: Tournament, user, code: str | None) -> dict:
         else None
     )
     return {
-        **live_context(tournament),
+        "tournament": tournament,
+        "live_html": live_html(tournament),
         "entry": entry,
         "my_game": selectors.my_table(tournament, user),
         "new_table": False,
