@@ -60,3 +60,4 @@ async def test_a_socket_of_an_id_out_of_range_or_of_no_route_is_refused_with_440
         comm.scope["user"] = alice
         comm.scope["cookies"] = {}
         assert await comm.connect(timeout=5) == (False, 4404)
+        await comm.disconnect()  # the application has ended: nothing left for the loop
