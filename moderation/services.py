@@ -27,13 +27,7 @@ MAX_REASON = accounts_services.MAX_REASON
 
 
 def report_create(
-    *,
-    reporter,
-    kind: str,
-    target_id: int,
-    reason: str,
-    text: str = "",
-    game_id: int | None = None,
+    *, reporter, kind: str, target_id: int, reason: str, text: str = "", game_id: int | None = None
 ) -> tuple[Report, bool]:
     """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``;
     ``game_id``: where a player was reported. A second report of a target returns the first,
