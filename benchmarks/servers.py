@@ -88,18 +88,11 @@ def redis_server(url: str, workdir: Path) -> tuple:
     if server is None:
         raise SystemExit("no redis-server: apt-get install redis-server, or give a Redis URL")
     port = free_port()
-    process = start(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-        + ["--appendonly", "no", "--maxclients", "10000"],
-        workdir / "redis.log",
-        port,
-        cwd=workdir,
-    )
-    return (
-        f"redis://127.0.0.1:{port}/0",
-        lambda: cpu_seconds(process.pid),
-        lambda: stop_all([process]),
-    )
+    command = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    command += ["--appendonly", "no", "--maxclients", "10000"]
+    process = start(command, workdir / "redis.log", port, cwd=workdir)
+    url = f"redis://127.0.0.1:{port}/0"
+    return url, lambda: cpu_seconds(process.pid), lambda: stop_all([process])
 
 
 def private_postgres() -> tuple:

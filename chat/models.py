@@ -20,18 +20,10 @@ class Message(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
     )
     lobby = models.ForeignKey(
-        "games.Lobby",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="chat_messages",
+        "games.Lobby", null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages"
     )
     game = models.ForeignKey(
-        "games.Game",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="chat_messages",
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages"
     )
     channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
     text = models.CharField(max_length=MAX_LENGTH)
@@ -51,7 +43,7 @@ class Message(models.Model):
                 condition=Q(lobby__isnull=False, game__isnull=True)
                 | Q(lobby__isnull=True, game__isnull=False),
                 name="chat_message_in_lobby_xor_game",
-            ),
+            )
         ]
         indexes = [
             models.Index(fields=["game", "channel", "-id"], name="chat_game_channel"),
@@ -78,9 +70,7 @@ class Mute(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["muter", "muted"], name="chat_mute_once"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["muter", "muted"], name="chat_mute_once")]
 
     def __str__(self) -> str:
         return f"{self.muter_id} mutes {self.muted_id}"

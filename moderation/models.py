@@ -72,20 +72,9 @@ class Report(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["reporter", "message_id"],
-                condition=Q(kind="message"),
-                name="report_once_per_message",
-            ),
-            models.UniqueConstraint(
-                fields=["reporter", "player"],
-                condition=Q(kind="player"),
-                name="report_once_per_player",
-            ),
-            models.UniqueConstraint(
-                fields=["reporter", "game"],
-                condition=Q(kind="game"),
-                name="report_once_per_game",
-            ),
+                fields=["reporter", target], condition=Q(kind=kind), name=f"report_once_per_{kind}"
+            )
+            for kind, target in (("message", "message_id"), ("player", "player"), ("game", "game"))
         ]
 
     def __str__(self) -> str:

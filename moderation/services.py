@@ -3,6 +3,7 @@ app's service in one transaction, writes one ``AuditEntry`` and answers its repo
 changes nothing returns ``False`` and writes no entry."""
 
 from datetime import datetime
+from functools import partial
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -26,13 +27,7 @@ MAX_REASON = accounts_services.MAX_REASON
 
 
 def report_create(
-    *,
-    reporter,
-    kind: str,
-    target_id: int,
-    reason: str,
-    text: str = "",
-    game_id: int | None = None,
+    *, reporter, kind: str, target_id: int, reason: str, text: str = "", game_id: int | None = None
 ) -> tuple[Report, bool]:
     """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``;
     ``game_id``: where a player was reported. A second report of a target returns the first,
@@ -161,28 +156,20 @@ def player_silence(
     if until is None or until <= timezone.now():
         raise BadRequest(_("A silence must end in the future."))
     player = _sanctioned(moderator, user_id, _("You cannot silence yourself."))
-    with transaction.atomic():
-        chat_services.user_silence(user=player, until=until, reason=reason, by=moderator)
-        _audit(
-            moderator,
-            AuditEntry.Action.SILENCE,
-            report_id=report_id,
-            player=player,
-            reason=reason,
-            until=until,
-        )
-    return True
+    silence = partial(
+        chat_services.user_silence, user=player, until=until, reason=reason, by=moderator
+    )
+    return _sanction(
+        moderator, AuditEntry.Action.SILENCE, player, silence, reason, until, report_id
+    )
 
 
 def player_unsilence(*, moderator, user_id: int, reason: str = "") -> bool:
     """End every chat silence of a player now."""
     _require(moderator, "silence_player")
     player = _sanctioned(moderator, user_id)
-    with transaction.atomic():
-        if not chat_services.silence_lift(user=player, by=moderator):
-            return False
-        _audit(moderator, AuditEntry.Action.UNSILENCE, player=player, reason=_reason(reason))
-    return True
+    lift = partial(chat_services.silence_lift, user=player, by=moderator)
+    return _sanction(moderator, AuditEntry.Action.UNSILENCE, player, lift, _reason(reason))
 
 
 def player_ban(
@@ -200,30 +187,30 @@ def player_ban(
     if until is not None and until <= timezone.now():
         raise BadRequest(_("A ban for a time must end in the future."))
     player = _sanctioned(moderator, user_id, _("You cannot ban yourself."))
-    with transaction.atomic():
-        if not accounts_services.user_ban(
-            user_id=player.pk, reason=reason, until=until, moderator=moderator
-        ):
-            return False
-        _audit(
-            moderator,
-            AuditEntry.Action.BAN,
-            report_id=report_id,
-            player=player,
-            reason=reason,
-            until=until,
-        )
-    return True
+    ban = partial(
+        accounts_services.user_ban,
+        user_id=player.pk,
+        reason=reason,
+        until=until,
+        moderator=moderator,
+    )
+    return _sanction(moderator, AuditEntry.Action.BAN, player, ban, reason, until, report_id)
 
 
 def player_unban(*, moderator, user_id: int, reason: str = "") -> bool:
     """Lift a player's ban."""
     _require(moderator, "ban_player")
     player = _sanctioned(moderator, user_id)
+    lift = partial(accounts_services.user_unban, user_id=player.pk)
+    return _sanction(moderator, AuditEntry.Action.UNBAN, player, lift, _reason(reason))
+
+
+def _sanction(moderator, action, player, change, reason, until=None, report_id=None) -> bool:
+    """``change()`` and, if it changed something, the entry of ``action``, in one transaction."""
     with transaction.atomic():
-        if not accounts_services.user_unban(user_id=player.pk):
+        if not change():
             return False
-        _audit(moderator, AuditEntry.Action.UNBAN, player=player, reason=_reason(reason))
+        _audit(moderator, action, report_id=report_id, player=player, reason=reason, until=until)
     return True
 
 

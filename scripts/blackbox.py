@@ -67,15 +67,8 @@ def _id_after(url: str, prefix: str) -> int:
 
 def register(base: str, name: str) -> Browser:
     browser = Browser(base)
-    url, body = browser.post(
-        "/accounts/register/",
-        {
-            "username": name,
-            "email": f"{name}@example.org",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
-    )
+    form = dict(username=name, email=f"{name}@example.org", password1=PASSWORD, password2=PASSWORD)
+    url, body = browser.post("/accounts/register/", form)
     if url.endswith("/accounts/register/"):
         raise RuntimeError(f"registering {name} failed: {body[:300]}")
     return browser
@@ -216,30 +209,20 @@ def stop_server(process: subprocess.Popen) -> None:
         process.wait()
 
 
-async def run(
-    base: str, games: int, end_score: int, seed: int, timeout: float
-) -> tuple[Stats, Stats, float]:
-    rng = random.Random(seed)
+async def run(base: str, args: argparse.Namespace) -> tuple[Stats, Stats, float]:
+    rng = random.Random(args.seed)
     tag = secrets.token_hex(3)
     names = [f"bb{tag}{i}" for i in range(5)]
     browsers = [await asyncio.to_thread(register, base, name) for name in names]
     host, *guests = browsers[:3]
-    location, _ = host.post(
-        "/lobbies/",
-        {
-            "name": "Black box",
-            "seat_count": 3,
-            "is_public": "on",
-            "end_score": end_score,
-            "double_on_tie": "on",
-            "final_reveal_clears_columns": "on",
-        },
-    )
+    lobby = {"name": "Black box", "seat_count": 3, "is_public": "on", "end_score": args.end_score}
+    rules = {"double_on_tie": "on", "final_reveal_clears_columns": "on"}
+    location, _ = host.post("/lobbies/", lobby | rules)
     lobby_id = _id_after(location, "/lobbies/")
     for guest in guests:
         guest.post(f"/lobbies/{lobby_id}/join/", {})
     game_id = _id_after(host.post(f"/lobbies/{lobby_id}/start/", {})[0], "/games/")
-    against_bots = {"bots": 3, "level": "medium", "end_score": end_score}
+    against_bots = {"bots": 3, "level": "medium", "end_score": args.end_score}
     bot_games = [_id_after(b.post("/play/bots/", against_bots)[0], "/games/") for b in browsers[3:]]
 
     table, beside = Stats(), Stats()
@@ -250,11 +233,11 @@ async def run(
     beside_tasks = [
         asyncio.create_task(p.play(g, 100, stop)) for p, g in zip(bots, bot_games, strict=True)
     ]
-    table_tasks = [asyncio.create_task(p.play(game_id, games, stop)) for p in players]
-    _, pending = await asyncio.wait(table_tasks, timeout=timeout)
+    table_tasks = [asyncio.create_task(p.play(game_id, args.games, stop)) for p in players]
+    _, pending = await asyncio.wait(table_tasks, timeout=args.timeout)
     elapsed = time.monotonic() - start
     if pending:
-        print(f"TIMEOUT: the table did not finish its games within {timeout} s", file=sys.stderr)
+        print(f"TIMEOUT: the table's games did not finish in {args.timeout} s", file=sys.stderr)
         table.stuck = True
     stop.set()
     outcomes = await asyncio.gather(*table_tasks, *beside_tasks, return_exceptions=True)
@@ -282,18 +265,14 @@ def main() -> int:
     parser.add_argument("--end-score", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=900, help="seconds for the table's games")
-    parser.add_argument(
-        "--bot-delay", type=float, default=0.8, help="SKYJO_BOT_DELAY of the started server"
-    )
+    parser.add_argument("--bot-delay", type=float, default=0.8, help="the server's SKYJO_BOT_DELAY")
     args = parser.parse_args()
 
     log_path = Path(tempfile.gettempdir()) / f"skyjo-blackbox-{os.getpid()}.log"
     process, base, workdir = start_server(log_path, args.bot_delay)
     print(f"scripts/run on {base}, log {log_path}")
     try:
-        table, beside, elapsed = asyncio.run(
-            run(base, args.games, args.end_score, args.seed, args.timeout)
-        )
+        table, beside, elapsed = asyncio.run(run(base, args))
     finally:
         time.sleep(2)  # let the server finish the clients' disconnects
         played_bytes = log_path.stat().st_size  # the log of the play, apart from the shutdown

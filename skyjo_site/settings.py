@@ -115,12 +115,9 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
-            "builtins": [
-                "web.templatetags.names",
-                "web.templatetags.when",
-            ],
+            "builtins": ["web.templatetags.names", "web.templatetags.when"],
         },
-    },
+    }
 ]
 
 # Database: SQLite next to manage.py unless DATABASE_URL (PostgreSQL) is set.

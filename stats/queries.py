@@ -306,12 +306,7 @@ def _history(user, viewer):
 
 
 def leaderboard(
-    *,
-    period: str = "all",
-    min_games: int = 1,
-    search: str = "",
-    page: object = 1,
-    viewer=None,
+    *, period: str = "all", min_games: int = 1, search: str = "", page: object = 1, viewer=None
 ):
     """A page of the rated, active, unbanned users by rating, each with ``rank`` (ties share
     one), the page with the ``viewer``'s ``my_rank`` (None: not on it): two queries."""

@@ -150,10 +150,7 @@ def _copy_into(model, names: list[str]):
     fields = {f.attname: f for f in model._meta.concrete_fields}
     columns = ", ".join(connection.ops.quote_name(fields[n].column) for n in names)
     table = connection.ops.quote_name(model._meta.db_table)
-    with (
-        connection.cursor() as cursor,
-        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-    ):
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
         yield copy
 
 
@@ -180,12 +177,7 @@ def seed_games(
     password = make_password(secrets.token_urlsafe(16))
     first_user = _next_id(User)
     users = [
-        User(
-            id=first_user + k,
-            username=f"s{seed}p{k:05d}",
-            password=password,
-            date_joined=start,
-        )
+        User(id=first_user + k, username=f"s{seed}p{k:05d}", password=password, date_joined=start)
         for k in range(players)
     ]
     User.objects.bulk_create(users, batch_size=1000)

@@ -200,10 +200,7 @@ def describe(facts: tuple) -> str:
 
 
 def _walk(
-    data: object,
-    seed: int | None,
-    *,
-    before: Callable[[Game, int, Action], object] | None = None,
+    data: object, seed: int | None, *, before: Callable[[Game, int, Action], object] | None = None
 ) -> Iterator[tuple[Game, int | None, Action | None, object]]:
     """Replay a record, yielding the same mutable ``(game, seat, step, seen)`` after each deal
     (the rest ``None``) and each step, ``seen`` what ``before(game, seat, step)`` returned just

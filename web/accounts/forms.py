@@ -146,8 +146,7 @@ class SettingsForm(forms.ModelForm):
         # Not User.check_password: an upgrade of the stored hash would close the player's sockets.
         if not isinstance(typed, str) or not check_password(typed, self.instance.password):
             self.add_error(
-                "current_password",
-                _("Type your current password to change your e-mail address."),
+                "current_password", _("Type your current password to change your e-mail address.")
             )
             return self.instance.email
         others = User.objects.exclude(pk=self.instance.pk)

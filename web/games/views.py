@@ -122,16 +122,13 @@ def lobby_list(request):
             form.add_error(None, exc.message)
         else:
             return redirect("games:lobby", lobby.pk)
-    return render(
-        request,
-        "games/lobby_list.html",
-        {
-            "form": form,
-            "lobbies": selectors.open_lobbies(),
-            "games": selectors.running_public_games(),
-            "mine": selectors.my_lobbies(request.user),
-        },
-    )
+    context = {
+        "form": form,
+        "lobbies": selectors.open_lobbies(),
+        "games": selectors.running_public_games(),
+        "mine": selectors.my_lobbies(request.user),
+    }
+    return render(request, "games/lobby_list.html", context)
 
 
 @login_required
@@ -219,25 +216,21 @@ def game_detail(request, game_id: int):
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
     can_end = selectors.may_end(game, seat)
-    return render(
-        request,
-        "games/game.html",
-        {
-            "game": game,
-            "seat": seat,
-            "invite_query": _invite_query(request.GET["invite"])
-            if seat is None and request.GET.get("invite")
-            else "",
-            "board": rendering.board_html(public, state.meta),
-            "controls": rendering.controls_html(state.view, state.meta),
-            "can_end": can_end,
-            "end_counts": can_end and selectors.end_counts(game, seat),
-            # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
-            "server_now_ms": int(time.time() * 1000),
-            # The server speaks at least this often: a longer silence is a dead socket (game.js).
-            "heartbeat_ms": int(settings.SKYJO_WS_HEARTBEAT * 1000),
-        },
-    )
+    invite = request.GET.get("invite") if seat is None else None
+    context = {
+        "game": game,
+        "seat": seat,
+        "invite_query": _invite_query(invite) if invite else "",
+        "board": rendering.board_html(public, state.meta),
+        "controls": rendering.controls_html(state.view, state.meta),
+        "can_end": can_end,
+        "end_counts": can_end and selectors.end_counts(game, seat),
+        # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
+        "server_now_ms": int(time.time() * 1000),
+        # The server speaks at least this often: a longer silence is a dead socket (game.js).
+        "heartbeat_ms": int(settings.SKYJO_WS_HEARTBEAT * 1000),
+    }
+    return render(request, "games/game.html", context)
 
 
 @login_required

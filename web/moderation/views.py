@@ -53,11 +53,8 @@ def _report_page(request, *, title, back, kind, target_id, targets=None, game_id
             return redirect(next_url(request, back))
     mine = Report.objects.filter(reporter=request.user, kind=kind, **{f"{kind}_id": target_id})
     earlier = None if targets else mine.first()
-    return render(
-        request,
-        "moderation/report.html",
-        {"form": form, "title": title, "back": next_url(request, back), "earlier": earlier},
-    )
+    context = {"form": form, "title": title, "back": next_url(request, back), "earlier": earlier}
+    return render(request, "moderation/report.html", context)
 
 
 @login_required
@@ -148,11 +145,8 @@ def game_file(request, game_id):
 def audit_log(request):
     name = request.GET.get("player")
     player = User.objects.filter(username=name).first() if name else None
-    return render(
-        request,
-        "moderation/log.html",
-        {"entries": selectors.audit_log(player=player), "player": player},
-    )
+    context = {"entries": selectors.audit_log(player=player), "player": player}
+    return render(request, "moderation/log.html", context)
 
 
 # Moderators' actions: name -> (permission, moderation.services function named by its target,

@@ -83,17 +83,14 @@ def profile(request, username):
     figures, html = profile_cache.figures(
         player, request.user, lambda: queries.player_profile(player, viewer=seen_by), panels
     )
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "is_own_profile": request.user == player,
-            "profile": figures,
-            "stats_panels": html,
-            "history": history,
-        },
-    )
+    context = {
+        "player": player,
+        "is_own_profile": request.user == player,
+        "profile": figures,
+        "stats_panels": html,
+        "history": history,
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 def _choice(value, choices, default):
@@ -117,18 +114,15 @@ def leaderboard(request):
         viewer=request.user,
     )
     my_rank = page.my_rank
-    return render(
-        request,
-        "accounts/leaderboard.html",
-        {
-            "page": page,
-            "me": request.user.pk,
-            "period": period,
-            "min_games": min_games,
-            "search": search,
-            "my_rank": my_rank,
-            "my_page": (my_rank - 1) // queries.LEADERBOARD_PAGE + 1 if my_rank else None,
-            "min_choices": MIN_GAMES,
-            "query": urlencode({"q": search, "period": period, "min": min_games}) + "&",
-        },
-    )
+    context = {
+        "page": page,
+        "me": request.user.pk,
+        "period": period,
+        "min_games": min_games,
+        "search": search,
+        "my_rank": my_rank,
+        "my_page": (my_rank - 1) // queries.LEADERBOARD_PAGE + 1 if my_rank else None,
+        "min_choices": MIN_GAMES,
+        "query": urlencode({"q": search, "period": period, "min": min_games}) + "&",
+    }
+    return render(request, "accounts/leaderboard.html", context)
