@@ -105,6 +105,39 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
     assert 'id="podium"' in page
 
 
+def test_a_finished_tournaments_page_shows_the_podium_and_no_buttons(client, alice, bob):
+    made = tournament_create(
+        by=alice, name="Over", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    url = reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}"
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert "Pause" in page and "Withdraw" in page
+    tournaments_tick(now=made.starts_at + timedelta(minutes=31))  # over: places written
+    assert Tournament.objects.get(pk=made.pk).status == Tournament.Status.FINISHED
+    for user in (alice, bob):  # a player of it, and someone who did not join
+        client.force_login(user)
+        page = client.get(url).content.decode()
+        assert 'id="podium"' in page and 'id="entry-actions"' in page
+        for control in ("Join", "Pause", "Come back", "Withdraw"):
+            assert f">{control}</button>" not in page
+        for action in ("join", "pause", "withdraw"):
+            assert reverse(f"tournaments:{action}", args=[made.pk]) not in page
+
+
+def test_the_tournament_chat_is_headed_as_such_in_the_readers_language(client, alice):
+    made = tournament_create(
+        by=alice, name="Chatty", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    client.force_login(alice)
+    url = reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}"
+    page = client.get(url).content.decode()
+    assert "<h2>Tournament chat</h2>" in page and "Lobby chat" not in page
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<h2>Turnier-Chat</h2>" in page
+
+
 def test_the_moderation_pages_lead_to_scheduling_a_tournament(client, moderator):
     client.force_login(moderator)
     queue = client.get(reverse("moderation:queue")).content.decode()

@@ -25,6 +25,7 @@ _live = BoundedCache(64, "sockets.tournament_live")
 
 
 class TournamentConsumer(Socket):
+    chat_heading = rendering.CHAT_HEADING
     pending = None
     lobby_id = None
     sent_at = 0.0

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.access import sees_private_games
 from tournaments import selectors
@@ -12,6 +13,7 @@ from tournaments.models import Tournament
 
 STANDINGS_SHOWN = 50  # the top of the standings; the rest are counted
 TABLES_SHOWN = 12  # the tables in play to watch, those of the best placed first
+CHAT_HEADING = _("Tournament chat")  # its room is a lobby: the chat panel would say so
 
 
 def url_of(tournament: Tournament, code: str | None = None) -> str:
@@ -50,9 +52,11 @@ def live_context(tournament: Tournament) -> dict:
 
 def live_html(tournament_id: int) -> str:
     """The standings, the tables in play and the podium: rendered once per change and language
-    for every socket of a process (no viewer's own part in it)."""
+    for every socket of a process (no viewer's own part in it). Once the tournament is over it
+    also empties the page's ``#entry-actions``: nobody joins, pauses or withdraws any more."""
     tournament = selectors.tournament_get(tournament_id)
-    return render_to_string("tournaments/partials/live.html", live_context(tournament))
+    context = {**live_context(tournament), "pushed": True}
+    return render_to_string("tournaments/partials/live.html", context)
 
 
 def my_table_html(game_id: int | None, *, new: bool) -> str:
@@ -75,4 +79,5 @@ def page_context(tournament: Tournament, user, code: str | None) -> dict:
         "new_table": False,
         "invite_code": invite if not tournament.is_public else None,
         "invite_url": url_of(tournament, invite) if invite and not tournament.is_public else None,
+        "chat_heading": CHAT_HEADING,
     }
