@@ -31,7 +31,10 @@
     tick();
     setInterval(tick, 1000);
   });
-  document.addEventListener("htmx:wsAfterMessage", openTable);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    tick();  // a pushed countdown shows its time at once
+    openTable();
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") document.title = title;
   });
