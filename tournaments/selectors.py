@@ -36,6 +36,17 @@ def tournament_lists(user) -> dict[str, list[Tournament]]:
     }
 
 
+def public_schedule() -> dict[str, list[Tournament]]:
+    """The public tournaments ahead: ``running`` and ``upcoming``, soonest first."""
+    rows = Tournament.objects.filter(is_public=True).annotate(players=Count("entries"))
+    return {
+        "running": list(rows.filter(status=Tournament.Status.RUNNING).order_by("starts_at")),
+        "upcoming": list(
+            rows.filter(status=Tournament.Status.SCHEDULED).order_by("starts_at")[:LIST_LIMIT]
+        ),
+    }
+
+
 def tournament_get(tournament_id: int) -> Tournament | None:
     return Tournament.objects.select_related("room").filter(pk=tournament_id).first()
 

@@ -42,6 +42,7 @@
     setInterval(tick, 1000);
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
+    tick();  // a pushed countdown shows its time at once
     markMine();
     openTable();
   });

@@ -53,14 +53,14 @@ def test_a_bad_form_is_answered_on_the_form_and_makes_nothing(client, alice):
     assert not Tournament.objects.filter(is_public=True).exists()
 
 
-def test_a_moderator_schedules_a_public_repeating_one_listed_for_everyone(client, moderator, bob):
+def test_the_tournaments_page_makes_private_ones_even_for_a_moderator(client, moderator):
     client.force_login(moderator)
+    form = client.get(reverse("tournaments:list")).content.decode()
+    assert 'name="is_public"' not in form and 'name="repeat"' not in form
+    assert reverse("moderation:tournaments") in form  # public ones are scheduled there
     client.post(reverse("tournaments:list"), _form(is_public="on", repeat="weekly"))
     made = Tournament.objects.get()
-    assert made.is_public and made.repeat == "weekly"
-    client.force_login(bob)
-    listed = client.get(reverse("tournaments:list")).content.decode()
-    assert "Club night" in listed
+    assert not made.is_public and made.repeat == ""
 
 
 def test_a_private_one_is_hidden_without_its_link_and_joined_with_it(client, alice, bob):
@@ -107,12 +107,37 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
     assert 'id="podium"' in page
 
 
-def test_the_moderation_pages_lead_to_scheduling_a_tournament(client, moderator):
-    client.force_login(moderator)
-    queue = client.get(reverse("moderation:queue")).content.decode()
-    assert reverse("tournaments:list") + "#create-tournament" in queue
-    form = client.get(reverse("tournaments:list")).content.decode()
-    assert 'name="is_public"' in form and 'name="repeat"' in form
+def test_a_finished_tournaments_page_shows_the_podium_and_no_buttons(client, alice, bob):
+    made = tournament_create(
+        by=alice, name="Over", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    url = reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}"
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert "Pause" in page and "Withdraw" in page
+    tournaments_tick(now=made.starts_at + timedelta(minutes=31))  # over: places written
+    assert Tournament.objects.get(pk=made.pk).status == Tournament.Status.FINISHED
+    for user in (alice, bob):  # a player of it, and someone who did not join
+        client.force_login(user)
+        page = client.get(url).content.decode()
+        assert 'id="podium"' in page and 'id="entry-actions"' in page
+        for control in ("Join", "Pause", "Come back", "Withdraw"):
+            assert f">{control}</button>" not in page
+        for action in ("join", "pause", "withdraw"):
+            assert reverse(f"tournaments:{action}", args=[made.pk]) not in page
+
+
+def test_the_tournament_chat_is_headed_as_such_in_the_readers_language(client, alice):
+    made = tournament_create(
+        by=alice, name="Chatty", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    client.force_login(alice)
+    url = reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}"
+    page = client.get(url).content.decode()
+    assert "<h2>Tournament chat</h2>" in page and "Lobby chat" not in page
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<h2>Turnier-Chat</h2>" in page
 
 
 def test_a_players_profile_shows_their_tournaments_once_one_ends(client, alice, bob):

@@ -1,6 +1,7 @@
 """The live page's socket: the standings pushed in batches, a player's own table."""
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -40,6 +41,23 @@ async def test_standings_are_pushed_batched_and_a_seated_player_hears_of_their_t
     await page.disconnect()
 
 
+async def test_the_push_at_the_end_shows_the_podium_and_takes_the_buttons_away(alice):
+    made = await db(tournament_create)(
+        by=alice, name="Last", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    await db(tournament_join)(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    page = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
+    first = await page.receive_from(timeout=5)
+    assert 'id="entry-actions"' not in first  # the page's own buttons stay while it runs
+    await db(tournaments_tick)(now=made.starts_at + timedelta(minutes=31))  # over
+    pushed = await page.receive_from(timeout=5)
+    assert 'id="podium"' in pushed
+    actions = pushed[pushed.index('id="entry-actions"') :]
+    assert actions.startswith('id="entry-actions"></div>')  # emptied: no join, pause, withdraw
+    assert "<button" not in pushed and "<form" not in pushed
+    await page.disconnect()
+
+
 async def test_a_private_tournament_socket_refuses_strangers(alice, bob):
     made = await db(tournament_create)(
         by=alice, name="P", kind="arena", starts_at=timezone.now(), duration=30
@@ -71,3 +89,17 @@ async def test_the_tournament_chat_is_the_chat_app_in_its_room(alice, bob):
     assert message.lobby_id == made.room_id
     await one.disconnect()
     await two.disconnect()
+
+
+async def test_the_tournament_chat_is_headed_so_also_when_redrawn(alice):
+    from chat.services import chat_enable
+
+    made = await db(tournament_create)(
+        by=alice, name="Chatty", kind="arena", starts_at=timezone.now(), duration=30
+    )
+    page = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
+    await page.receive_from(timeout=5)
+    await db(chat_enable)(user=alice, enabled=False)  # the panel is redrawn on the socket
+    panel = await page.receive_from(timeout=5)
+    assert 'id="chat"' in panel and "Tournament chat" in panel and "Lobby chat" not in panel
+    await page.disconnect()

@@ -41,10 +41,11 @@ def item_of_event(event: dict) -> dict:
 
 
 def panel_context(
-    *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False
+    *, user, game_id=None, lobby_id=None, player: bool = True, over: bool = False, heading=None
 ) -> dict:
     """What the chat panel shows ``user``: their channel of a game (``player`` or not; in a
-    lobby, always) or the lobby's chat; a player of a finished game also reads the spectators'."""
+    lobby, always) or the lobby's chat; a player of a finished game also reads the spectators'.
+    ``heading`` names the panel in place of its channel's name (a tournament's room)."""
     channel = Message.Channel.PLAYERS if player else Message.Channel.SPECTATORS
     enabled = bool(getattr(user, "chat_enabled", True))
     context = {
@@ -53,6 +54,7 @@ def panel_context(
         "viewer": user.pk,
         "game_id": game_id,
         "lobby_id": lobby_id,
+        "heading": heading,
         "quick": list(QUICK.items()),
         "messages": [],
         "spectator_messages": None,

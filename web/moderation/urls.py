@@ -12,5 +12,6 @@ urlpatterns = [
     path("moderation/players/<str:username>/", views.player_file, name="player"),
     path("moderation/games/<id:game_id>/", views.game_file, name="game"),
     path("moderation/log/", views.audit_log, name="log"),
+    path("moderation/tournaments/", views.tournaments, name="tournaments"),
     path("moderation/<str:action>/<id:pk>/", views.act, name="act"),
 ]

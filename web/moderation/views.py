@@ -1,5 +1,6 @@
 """Players report a message, a player or a game; moderators read the queue, the files and the
-audit log, and act through moderation.services (a POST, checked against their permission)."""
+audit log, and act through moderation.services (a POST, checked against their permission);
+they schedule the public tournaments."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
@@ -18,9 +19,11 @@ from core.errors import NotFound, ServiceError
 from games.models import Game
 from moderation import selectors, services
 from moderation.models import Report
+from tournaments import selectors as tournament_selectors
 from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
 from web.redirects import next_url
 from web.shortcuts import game_or_404
+from web.tournaments.forms import TournamentForm
 
 
 def _report_page(request, *, title, back, kind, target_id, targets=None, game_id=None):
@@ -147,6 +150,20 @@ def audit_log(request):
     player = User.objects.filter(username=name).first() if name else None
     context = {"entries": selectors.audit_log(player=player), "player": player}
     return render(request, "moderation/log.html", context)
+
+
+@moderator
+def tournaments(request):
+    """The public tournaments running and scheduled (with their repeat), and the form that
+    schedules one, once or repeating (web.tournaments.forms.TournamentForm)."""
+    form = TournamentForm(request.POST or None, public=True)
+    if request.method == "POST" and form.is_valid():
+        made = form.create(by=request.user)
+        if made is not None:
+            messages.success(request, _("The tournament is scheduled."))
+            return redirect("moderation:tournaments")
+    context = {"form": form, **tournament_selectors.public_schedule()}
+    return render(request, "moderation/tournaments.html", context)
 
 
 # Moderators' actions: name -> (permission, moderation.services function named by its target,

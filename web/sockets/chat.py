@@ -19,6 +19,7 @@ from web.chat import rendering
 
 class ChatSocket:
     zone = None  # the reader's time zone (set by the base socket)
+    chat_heading = None  # the panel's own name when it is redrawn (None: its channel's)
 
     chat_prefs_loaded = False
     chat_enabled = True
@@ -117,6 +118,6 @@ class ChatSocket:
             return None
         with translation.override(self.language), timezone.override(self.zone):
             context = rendering.panel_context(
-                user=user, player=self.chat_player(), over=False, **place
+                user=user, player=self.chat_player(), over=False, heading=self.chat_heading, **place
             )
             return rendering.panel_html(context, oob=True)

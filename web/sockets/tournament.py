@@ -25,6 +25,7 @@ _live = BoundedCache(64, "sockets.tournament_live")
 
 
 class TournamentConsumer(Socket):
+    chat_heading = rendering.CHAT_HEADING
     pending = None
     lobby_id = None
     sent_at = 0.0
@@ -56,7 +57,7 @@ class TournamentConsumer(Socket):
 
     def render(self) -> str:
         with translation.override(self.language):
-            return rendering.live_html(selectors.tournament_get(self.tournament_id))
+            return rendering.pushed_html(selectors.tournament_get(self.tournament_id))
 
     async def frame(self, text_data, bytes_data) -> None:
         await self.chat_receive(frames.parse_lobby_frame(text_data, bytes_data))

@@ -1,5 +1,6 @@
-"""``{% load chat %}{% chat_panel game=game seat=seat %}`` or ``{% chat_panel lobby=lobby %}``:
-the chat panel of a page, with the last messages the logged-in reader may see."""
+"""``{% load chat %}{% chat_panel game=game seat=seat %}`` or ``{% chat_panel lobby=lobby %}``
+(``heading=...``: the panel's own name): the chat panel of a page, with the last messages the
+logged-in reader may see."""
 
 from django import template
 from django.utils.safestring import mark_safe
@@ -10,7 +11,7 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def chat_panel(context, game=None, seat=None, lobby=None):
+def chat_panel(context, game=None, seat=None, lobby=None, heading=None):
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return ""
@@ -19,7 +20,7 @@ def chat_panel(context, game=None, seat=None, lobby=None):
             user=user, game_id=game.pk, player=seat is not None, over=game.is_over
         )
     else:
-        panel = rendering.panel_context(user=user, lobby_id=lobby.pk)
+        panel = rendering.panel_context(user=user, lobby_id=lobby.pk, heading=heading)
     return mark_safe(rendering.panel_html(panel))  # rendered by autoescaping templates
 
 

@@ -1,13 +1,16 @@
-"""The form that makes a tournament (web.tournaments.views)."""
+"""The form that makes a tournament: a private one on the tournaments page
+(web.tournaments.views), a public one on the moderators' (web.moderation.views)."""
 
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import ServiceError
 from games.bots import LEVELS
 from games.labels import BOT_LEVEL_LABELS
 from games.models import TURN_CLOCKS
-from tournaments.models import DURATIONS, MAX_ROUNDS
+from tournaments import services
+from tournaments.models import DURATIONS, MAX_ROUNDS, Tournament
 
 KINDS = [("arena", _("Arena")), ("swiss", _("Swiss"))]
 REPEATS = [("", _("Once")), ("hourly", _("Hourly")), ("daily", _("Daily")), ("weekly", _("Weekly"))]
@@ -47,11 +50,22 @@ class TournamentForm(forms.Form):
     bot_level = forms.ChoiceField(
         label=_("Bot level"), choices=[(k, BOT_LEVEL_LABELS[k]) for k in LEVELS], initial="medium"
     )
-    is_public = forms.BooleanField(label=_("Public (moderators)"), required=False)
-    repeat = forms.ChoiceField(label=_("Repeat (moderators)"), choices=REPEATS, required=False)
+    repeat = forms.ChoiceField(label=_("Repeat"), choices=REPEATS, required=False)
 
-    def __init__(self, *args, moderator: bool = False, **kwargs):
+    def __init__(self, *args, public: bool = False, **kwargs):
+        """``public``: a public tournament, once or repeating (moderators); else a private one."""
         super().__init__(*args, **kwargs)
-        if not moderator:
-            del self.fields["is_public"]
+        self.public = public
+        if not public:
             del self.fields["repeat"]
+
+    def create(self, *, by) -> Tournament | None:
+        """The tournament this valid form describes, made by ``by`` through
+        tournaments.services.tournament_create; ``None`` when refused, the refusal then among the
+        form's errors."""
+        data = {"repeat": "", **self.cleaned_data, "is_public": self.public}
+        try:
+            return services.tournament_create(by=by, **data)
+        except ServiceError as exc:
+            self.add_error(None, exc.message)
+            return None

@@ -6,6 +6,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from core.access import sees_private_games
 from core.caches import BoundedCache
@@ -14,8 +15,10 @@ from tournaments.models import Tournament
 
 STANDINGS_SHOWN = 50  # the top of the standings; the rest are counted
 TABLES_SHOWN = 12  # the tables in play to watch, those of the best placed first
+CHAT_HEADING = _("Tournament chat")  # its room is a lobby: the chat panel would say so
 
 _live = BoundedCache(64, "tournaments.live")  # live_html's key -> the live partial
+NO_ACTIONS = '<div class="actions" id="entry-actions"></div>'
 
 
 def url_of(tournament: Tournament, code: str | None = None) -> str:
@@ -64,6 +67,14 @@ def live_html(tournament: Tournament) -> str:
     return html
 
 
+def pushed_html(tournament: Tournament) -> str:
+    """What the socket pushes: the live partial; once the tournament is over, also the page's
+    ``#entry-actions`` emptied (nobody joins, pauses or withdraws any more)."""
+    if tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
+        return live_html(tournament)
+    return live_html(tournament) + NO_ACTIONS
+
+
 def my_table_html(game_id: int | None, *, new: bool) -> str:
     return render_to_string(
         "tournaments/partials/my_table.html", {"my_game": game_id, "new_table": new}
@@ -85,4 +96,5 @@ def page_context(tournament: Tournament, user, code: str | None) -> dict:
         "new_table": False,
         "invite_code": invite if not tournament.is_public else None,
         "invite_url": url_of(tournament, invite) if invite and not tournament.is_public else None,
+        "chat_heading": CHAT_HEADING,
     }

@@ -7,7 +7,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from core.access import is_moderator
 from core.errors import ServiceError
 from tournaments import selectors, services
 from web.ratelimit import limit
@@ -22,20 +21,13 @@ join_limit = limit("SKYJO_RATELIMIT_JOIN", key="user", group="skyjo.join")
 @login_required
 @create_limit
 def tournament_list(request):
-    moderator = is_moderator(request.user)
-    form = TournamentForm(moderator=moderator)
-    if request.method == "POST":
-        form = TournamentForm(request.POST, moderator=moderator)
-        if form.is_valid():
-            data = dict(form.cleaned_data)
-            data.setdefault("is_public", False)
-            data.setdefault("repeat", "")
-            try:
-                made = services.tournament_create(by=request.user, **data)
-            except ServiceError as exc:
-                form.add_error(None, exc.message)
-            else:
-                return redirect(rendering.url_of(made))
+    """The tournaments the reader may see, and the form that makes a private one (public ones
+    are scheduled on the moderation pages: web.moderation.views.tournaments)."""
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        made = form.create(by=request.user)
+        if made is not None:
+            return redirect(rendering.url_of(made))
     context = {"form": form, **selectors.tournament_lists(request.user)}
     return render(request, "tournaments/list.html", context)
 

@@ -1,7 +1,8 @@
-"""In real Chromium at 360×740 against a live Daphne (its runner stepping the tournaments): a
+"""In real Chromium at 390×844 against a live Daphne (its runner stepping the tournaments): a
 player joins a private arena by its link, is seated (their page opens the table by itself),
-plays, sees the standings move on another tab as the game ends, and sees the final podium. No page scrolls sideways.
-Screenshots: test-artifacts/screenshots/tournament-*.png."""
+plays, sees the standings move on another tab as the game ends, and sees the final podium. No
+page scrolls sideways, and the standings fit their box. Screenshots:
+test-artifacts/screenshots/tournament-*.png."""
 
 import contextlib
 import re
@@ -10,17 +11,34 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from conftest import PASSWORD
 from core.errors import ServiceError
 from games import engine, services
 from games.models import Game
-from games.tests.e2e.test_browser_phones import OVERFLOW, PHONE
+from games.tests.e2e.test_browser_phones import OVERFLOW
 from games.tests.e2e.test_browser_replay import logged_in_context
 from tournaments.models import Tournament
 from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+# The page's and the standings' widths: [page scroll width, window width, table width, its box's].
+WIDTHS = """() => {
+  const table = document.getElementById("standings");
+  const box = table.parentElement;
+  return [document.scrollingElement.scrollWidth, window.innerWidth,
+          Math.ceil(table.getBoundingClientRect().width), box.clientWidth];
+}"""
+
+
+def assert_fits(page) -> None:
+    """No sideways scroll: neither the page nor the standings in their box."""
+    page_width, window_width, table_width, box_width = page.evaluate(WIDTHS)
+    assert page_width <= window_width, page.evaluate(OVERFLOW)
+    assert table_width <= box_width
 
 
 def play_my_turns(game_id: int, user, timeout: float = 90) -> None:
@@ -86,15 +104,19 @@ def test_a_player_joins_is_seated_plays_and_sees_the_podium_on_a_phone(
     standings = page.context.new_page()
     standings.goto(f"{base}/tournaments/{made.pk}/?invite={made.invite_code}")
     row = standings.locator("#standings tr", has_text="zoe")
-    assert row.locator("td").nth(3).inner_text() == "0"  # no game played yet
+    assert row.locator(".standings-points").inner_text() == "0"  # no game played yet
+    expect(row).to_have_class(re.compile(r"\bmine\b"))  # the player's own row, marked here
+    assert_fits(standings)
     Tournament.objects.filter(pk=made.pk).update(starts_at=timezone.now() - timedelta(minutes=31))
     play_my_turns(game_id, player)
 
     # the open page's standings move (pushed), then the podium appears: no new table opened
-    row.locator("td").nth(3).filter(has_text="1").wait_for()
+    expect(row.locator(".standings-points")).not_to_have_text("0", timeout=30_000)
     standings.locator("#podium").wait_for(timeout=30_000)
     assert "zoe" in standings.locator("#podium").inner_text()
+    expect(standings.locator("#standings tr.mine")).to_have_count(1)  # marked again after a push
     standings.screenshot(path=screenshot_dir / "tournament-podium.png", full_page=True)
-    assert standings.evaluate(OVERFLOW) == []
+    assert_fits(standings)
+    assert standings.locator("#entry-actions button").count() == 0  # over: no buttons
     assert Tournament.objects.get(pk=made.pk).tables.count() == 1
     assert problems == []
