@@ -128,7 +128,7 @@ def test_streak_mode_counts_solves_until_the_first_miss(client, alice):
             page = client.get(location).content.decode()
             assert "Streak 2" in page and "Next in the streak" in page
     page = client.get(location).content.decode()
-    assert "your streak ends at 2 puzzles" in page and "Start a new streak" in page
+    assert "the streak ends. Solved in a row: 2." in page and "Start a new streak" in page
     solver = Solver.objects.get(user=alice)
     assert (solver.streak, solver.best_streak) == (0, 2)
 

@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from core.errors import NotFound, ServiceError
 from moderation import services as moderation_services
@@ -79,16 +79,10 @@ def _tell_streak(request, answer, streak: bool) -> None:
         return
     if answer.attempt.solved:
         n = answer.solver.streak
-        text = ngettext("Streak: %(n)s solved in a row.", "Streak: %(n)s solved in a row.", n)
-        messages.success(request, text % {"n": n})
+        messages.success(request, _("Streak: %(n)s solved in a row.") % {"n": n})
     else:
         n = answer.streak_ended
-        text = ngettext(
-            "Missed: your streak ends at %(n)s puzzle.",
-            "Missed: your streak ends at %(n)s puzzles.",
-            n,
-        )
-        messages.info(request, text % {"n": n})
+        messages.info(request, _("Missed: the streak ends. Solved in a row: %(n)s.") % {"n": n})
 
 
 @login_required
