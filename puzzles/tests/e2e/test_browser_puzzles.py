@@ -27,6 +27,8 @@ def test_a_player_solves_puzzles_on_a_phone(daphne_server, browser, screenshot_d
     page.goto(f"{base}/")
     daily = page.locator("#puzzle-of-the-day")
     daily.scroll_into_view_if_needed()
+    assert page.evaluate(OVERFLOW) == []
+    daily.screenshot(path=screenshot_dir / "puzzle-home.png")
     daily.get_by_role("link").click()
     page.wait_for_url(re.compile(r"/puzzles/\d+/$"))
     shown = int(page.locator("#puzzle").get_attribute("data-puzzle"))
