@@ -175,3 +175,14 @@ def test_a_visitor_sees_the_puzzle_and_logs_in_to_answer(client):
     response = client.post(_url(puzzle), {"answer": puzzle.answer})
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert not Attempt.objects.exists()
+
+
+def test_staff_with_the_permission_delete_a_wrong_puzzle_in_the_admin(client, django_user_model):
+    puzzle = make_puzzle()
+    admin_user = django_user_model.objects.create_superuser("root", "root@example.com", "pw-12345")
+    client.force_login(admin_user)
+    url = reverse("admin:puzzles_puzzle_change", args=[puzzle.pk])
+    assert client.get(url).status_code == 200
+    delete = reverse("admin:puzzles_puzzle_delete", args=[puzzle.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 302
+    assert not Puzzle.objects.exists()
