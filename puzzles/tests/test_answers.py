@@ -186,3 +186,31 @@ def test_staff_with_the_permission_delete_a_wrong_puzzle_in_the_admin(client, dj
     delete = reverse("admin:puzzles_puzzle_delete", args=[puzzle.pk])
     assert client.post(delete, {"post": "yes"}).status_code == 302
     assert not Puzzle.objects.exists()
+
+
+def test_an_answer_rated_on_a_stale_puzzle_rating_is_rated_again(alice, bob, monkeypatch):
+    """Another answer lands between the read and the write: the write matches no row and the
+    answer is rated again from the new figures, so neither update is lost."""
+    from puzzles import services
+
+    puzzle = make_puzzle()
+    model, seen = services.MODEL, []
+
+    class Meanwhile:
+        """The model, with bob's answer written while alice's is being rated."""
+
+        rating = model.rating
+
+        def rate(self, teams, **kwargs):
+            seen.append(teams[1][0].mu)
+            if len(seen) == 1:
+                monkeypatch.setattr(services, "MODEL", model)
+                services.puzzle_answer(user=bob, puzzle_id=puzzle.pk, code=_wrong(puzzle))
+                monkeypatch.setattr(services, "MODEL", self)
+            return model.rate(teams, **kwargs)
+
+    monkeypatch.setattr(services, "MODEL", Meanwhile())
+    answer = services.puzzle_answer(user=alice, puzzle_id=puzzle.pk, code=puzzle.answer)
+    assert len(seen) == 2 and seen[0] == puzzle.rating and seen[1] > puzzle.rating
+    assert answer.puzzle.tries == 2 and Attempt.objects.count() == 2
+    assert answer.puzzle.rating < seen[1]  # alice's solve moved it from bob's figure
