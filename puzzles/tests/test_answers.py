@@ -214,3 +214,14 @@ def test_an_answer_rated_on_a_stale_puzzle_rating_is_rated_again(alice, bob, mon
     assert len(seen) == 2 and seen[0] == puzzle.rating and seen[1] > puzzle.rating
     assert answer.puzzle.tries == 2 and Attempt.objects.count() == 2
     assert answer.puzzle.rating < seen[1]  # alice's solve moved it from bob's figure
+
+
+def test_the_moderation_service_refuses_a_report_of_an_unknown_puzzle(alice):
+    from core.errors import NotFound
+    from moderation import services as moderation_services
+
+    with pytest.raises(NotFound):
+        moderation_services.report_create(
+            reporter=alice, kind="puzzle", target_id=999, reason="other"
+        )
+    assert not Report.objects.exists()
