@@ -111,7 +111,9 @@ class Attempt(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
     )
-    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    puzzle = models.ForeignKey(
+        Puzzle, on_delete=models.CASCADE, related_name="attempts", db_index=False
+    )
     answer = models.CharField(max_length=10)
     solved = models.BooleanField()
     streak = models.BooleanField(default=False, help_text="Answered in streak mode.")
@@ -121,7 +123,8 @@ class Attempt(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "puzzle"], name="attempt_once"),
+            # Puzzle first: the choice of the next puzzle probes (puzzle, user) per puzzle.
+            models.UniqueConstraint(fields=["puzzle", "user"], name="attempt_once"),
         ]
 
     def __str__(self) -> str:
