@@ -10,7 +10,8 @@ START_SIGMA = 25.0 / 3
 
 
 def shown(mu: float) -> int:
-    """The puzzle rating people see, on the scale of the game ratings (1000 at the start)."""
+    """The puzzle rating people see: ``1000 + 40 (mu - 25)``, the game ratings' scale without
+    their caution term (a newcomer and a new puzzle show 1000)."""
     return round(1000 + 40 * (mu - START_MU))
 
 
