@@ -29,7 +29,8 @@ def test_a_solve_moves_both_ratings_and_shows_the_expected_points(client, alice,
     page = client.get(_url(puzzle)).content.decode()
     assert f'value="{puzzle.answer}"' in page and 'id="puzzle-result"' not in page
     response = client.post(_url(puzzle), {"answer": puzzle.answer})
-    assert response.status_code == 302 and response["Location"] == _url(puzzle)
+    assert response.status_code == 302
+    assert response["Location"] == _url(puzzle) + "#puzzle-result"
     solver, puzzle_after = Solver.objects.get(user=alice), Puzzle.objects.get(pk=puzzle.pk)
     assert solver.mu > 25 and solver.sigma < 25 / 3 and solver.solves == solver.tries == 1
     assert puzzle_after.rating < puzzle.rating and puzzle_after.tries == 1
@@ -123,7 +124,7 @@ def test_streak_mode_counts_solves_until_the_first_miss(client, alice):
         served.append(puzzle)
         answer = puzzle.answer if len(served) < 3 else _wrong(puzzle)
         response = client.post(_url(puzzle), {"answer": answer, "mode": "streak"})
-        assert response["Location"] == location
+        assert response["Location"] == location + "#puzzle-result"
         if len(served) == 2:
             page = client.get(location).content.decode()
             assert "Streak 2" in page and "Next in the streak" in page

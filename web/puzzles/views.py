@@ -54,7 +54,7 @@ def puzzle(request, puzzle_id: int):
             error = exc.message
         else:
             _tell_streak(request, answer, streak)
-            return redirect(_url(item.pk, streak))
+            return redirect(_url(item.pk, streak) + "#puzzle-result")  # read first
     attempt = selectors.attempt_of(request.user, item)
     solver = selectors.solver_of(request.user)
     shown = attempt is not None or request.user.has_perm("moderation.view_report")

@@ -43,6 +43,7 @@ def test_a_player_solves_puzzles_on_a_phone(daphne_server, browser, screenshot_d
     page.keyboard.press("Enter")
     page.locator("#puzzle-result").wait_for()
     assert page.locator("#result-title").inner_text() == "Solved!"
+    page.screenshot(path=screenshot_dir / "puzzle-answer-top.png")  # opened at the result
     assert page.locator("#puzzle-options tbody tr").count() == len(puzzle.options)
     assert page.evaluate(OVERFLOW) == []
     page.screenshot(path=screenshot_dir / "puzzle-answer.png", full_page=True)
