@@ -19,3 +19,22 @@ def analysis_of(game: Game) -> tuple[str, dict | None]:
     if not row.data or not row.data.get("players"):
         return NONE, None
     return READY, row.data
+
+
+def public_analyses(*, exclude_game_ids=None, limit: int = 100):
+    """The stored analyses (of this version, not failed) of finished games of public lobbies,
+    oldest game first, without those of ``exclude_game_ids`` (a queryset or ids): each row with
+    its ``game``."""
+    rows = (
+        GameAnalysis.objects.filter(
+            version=VERSION,
+            data__isnull=False,
+            game__status=Game.Status.FINISHED,
+            game__lobby__is_public=True,
+        )
+        .select_related("game")
+        .order_by("game_id")
+    )
+    if exclude_game_ids is not None:
+        rows = rows.exclude(game_id__in=exclude_game_ids)
+    return rows[:limit]

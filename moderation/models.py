@@ -14,6 +14,7 @@ class Report(models.Model):
         MESSAGE = "message", _("Chat message")
         PLAYER = "player", _("Player")
         GAME = "game", _("Game")
+        PUZZLE = "puzzle", _("Puzzle")
 
     class Reason(models.TextChoices):
         ABUSE = "abuse", _("Insults or harassment")
@@ -50,6 +51,14 @@ class Report(models.Model):
     message_id = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="The reported chat message (chat.Message)."
     )
+    puzzle = models.ForeignKey(
+        "puzzles.Puzzle",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The reported puzzle (one that seems wrong).",
+    )
     reason = models.CharField(max_length=12, choices=Reason.choices)
     text = models.TextField(max_length=500, blank=True)
     status = models.CharField(
@@ -74,7 +83,12 @@ class Report(models.Model):
             models.UniqueConstraint(
                 fields=["reporter", target], condition=Q(kind=kind), name=f"report_once_per_{kind}"
             )
-            for kind, target in (("message", "message_id"), ("player", "player"), ("game", "game"))
+            for kind, target in (
+                ("message", "message_id"),
+                ("player", "player"),
+                ("game", "game"),
+                ("puzzle", "puzzle"),
+            )
         ]
 
     def __str__(self) -> str:

@@ -21,6 +21,7 @@ from games import selectors
 from games import services as games_services
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry, Report
+from puzzles import selectors as puzzles_selectors
 
 MAX_TEXT = Report._meta.get_field("text").max_length
 MAX_REASON = accounts_services.MAX_REASON
@@ -29,7 +30,8 @@ MAX_REASON = accounts_services.MAX_REASON
 def report_create(
     *, reporter, kind: str, target_id: int, reason: str, text: str = "", game_id: int | None = None
 ) -> tuple[Report, bool]:
-    """Report a chat message, a player or a game (``kind``, ``target_id``) for ``reason``;
+    """Report a chat message, a player, a game or a puzzle (``kind``, ``target_id``) for
+    ``reason``;
     ``game_id``: where a player was reported. A second report of a target returns the first,
     and ``False``."""
     if reason not in Report.Reason.values:
@@ -60,6 +62,11 @@ def report_create(
         report.game_id = message.game_id
         report.lobby_id = message.lobby_id or (message.game.lobby_id if message.game_id else None)
         existing = {"message_id": message.pk}
+    elif kind == Report.Kind.PUZZLE:
+        report.puzzle = found(
+            puzzles_selectors.puzzle_by_id(target_id), _("There is no such puzzle.")
+        )
+        existing = {"puzzle": report.puzzle}
     else:
         raise BadRequest(_("Choose a reason from the list."))
     mine = Report.objects.filter(reporter=reporter, kind=kind, **existing)

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "analysis",
     "stats",
     "tournaments",
+    "puzzles",
     "web",
 ]
 

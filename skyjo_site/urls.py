@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("web.moderation.urls")),
     path("", include("web.analysis.urls")),
     path("", include("web.pwa.urls")),
+    path("", include("web.puzzles.urls")),
     path("", include("web.tournaments.urls")),
 ]
 

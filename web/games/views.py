@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.errors import NotAPlayer, NotFound, ServiceError
 from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
+from puzzles import selectors as puzzles_selectors
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
 from web.games.presenters import LEVEL_CHOICES, lobby_context, public_of
@@ -54,7 +56,12 @@ def _try(request, service, **kwargs):
 
 def home(request):
     new_player = request.session.pop(NEW_PLAYER, False)  # welcomed, not welcomed "back"
-    return render(request, "games/home.html", {"bot_form": BotGameForm(), "new_player": new_player})
+    context = {
+        "bot_form": BotGameForm(),
+        "new_player": new_player,
+        "daily_puzzle": puzzles_selectors.puzzle_of_the_day(timezone.localdate()),
+    }
+    return render(request, "games/home.html", context)
 
 
 @login_required

@@ -1,0 +1,47 @@
+"""Reads of the puzzles: a player's next puzzle, the puzzle of the day, ratings, attempts."""
+
+import datetime
+import hashlib
+
+from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
+
+from puzzles.models import Attempt, Puzzle, Solver
+
+
+def solver_of(user) -> Solver:
+    """The puzzle rating of ``user``: the stored one, else a newcomer's (not saved)."""
+    if not user.is_authenticated:
+        return Solver()
+    return Solver.objects.filter(user=user).first() or Solver(user=user)
+
+
+def puzzle_by_id(puzzle_id: int) -> Puzzle | None:
+    return Puzzle.objects.filter(pk=puzzle_id).first()
+
+
+def attempt_of(user, puzzle: Puzzle) -> Attempt | None:
+    if not user.is_authenticated:
+        return None
+    return Attempt.objects.filter(user=user, puzzle=puzzle).first()
+
+
+def next_puzzle(user, rating: float) -> Puzzle | None:
+    """The untried puzzle whose rating is nearest ``rating``: one statement, two walks of the
+    rating index (the nearest at or above, the nearest below), the nearer of the two kept."""
+    untried = ~Exists(Attempt.objects.filter(user=user, puzzle=OuterRef("pk")))
+    rows = Puzzle.objects.filter(untried).values("pk")
+    above = rows.filter(rating__gte=rating).order_by("rating", "pk")[:1]
+    below = rows.filter(rating__lt=rating).order_by("-rating", "-pk")[:1]
+    found = Puzzle.objects.filter(Q(pk=Subquery(above)) | Q(pk=Subquery(below)))
+    return min(found, key=lambda p: (abs(p.rating - rating), p.pk), default=None)
+
+
+def puzzle_of_the_day(day: datetime.date) -> Puzzle | None:
+    """The same puzzle for everyone on ``day``: the first id at or after a point drawn from
+    the day between the lowest and highest ids."""
+    bounds = Puzzle.objects.aggregate(low=Min("pk"), high=Max("pk"))
+    if bounds["low"] is None:
+        return None
+    digest = hashlib.sha256(day.isoformat().encode()).digest()
+    point = bounds["low"] + int.from_bytes(digest[:8], "big") % (bounds["high"] - bounds["low"] + 1)
+    return Puzzle.objects.filter(pk__gte=point).order_by("pk").first()
