@@ -40,6 +40,27 @@
     window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });
   }
 
+  // A private game watched through its invite link (/games/<id>/...?invite=): the page's htmx
+  // requests and its links within that game keep the invite, so that the replay, its steps,
+  // the record and the analysis open for the invitee too. The shared board carries no invite.
+  var invite = new URLSearchParams(window.location.search).get("invite");
+  var gamePath = window.location.pathname.match(/^\/games\/\d+\//);
+  if (invite && gamePath) {
+    document.addEventListener("htmx:configRequest", function (e) {
+      if (e.detail.verb === "get" && e.detail.path.indexOf(gamePath[0]) === 0) {
+        e.detail.parameters.invite = invite;
+      }
+    });
+    document.addEventListener("click", function (e) {
+      var link = e.target.closest && e.target.closest("a[href]");
+      if (!link || link.hasAttribute("hx-get")) return;
+      var url = new URL(link.href, window.location.href);
+      if (url.origin !== window.location.origin || url.pathname.indexOf(gamePath[0]) !== 0) return;
+      url.searchParams.set("invite", invite);
+      link.href = url.pathname + url.search + url.hash;
+    }, true);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     markMySeat();
     followRedirect(document.body);

@@ -2,6 +2,7 @@
 with the buttons and the arrow keys, on a desktop and on a phone (screenshots)."""
 
 import random
+import re
 import secrets
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from analysis.services import analysis_compute
 from conftest import PASSWORD
 from games import engine
+from games.models import Lobby
 from games.records import game_record
 from games.tests.helpers import play_to_end, start_game
 
@@ -168,3 +170,32 @@ def test_a_step_leaves_the_move_list_in_place_and_marks_its_move(
     assert shows(3)
     assert page.locator("#moves").get_attribute("data-first") == "1"
     context.close()
+
+
+def test_an_invitee_keeps_the_invite_from_the_board_to_the_replay(
+    daphne_server, browser, django_user_model
+):
+    """Someone watching a private game through its invite link opens its replay from the
+    game-over board, steps through it and reloads it: every page and request keeps the invite."""
+    base = daphne_server
+    game, _users = three_player_game(django_user_model)
+    Lobby.objects.filter(pk=game.lobby_id).update(is_public=False)
+    code = Lobby.objects.get(pk=game.lobby_id).invite_code
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", PASSWORD)
+    context = logged_in_context(browser, base, dave, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    refused = []
+    page.on("response", lambda r: r.status == 404 and refused.append(r.url))
+
+    page.goto(f"{base}/games/{game.pk}/?invite={code}")
+    page.locator("#replay-link").click()
+    page.wait_for_url(f"{base}/games/{game.pk}/replay/?invite={code}")
+    assert caption_step(page) == 0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(rf"/replay/\?(?=.*step=1)(?=.*invite={code})"))
+    assert caption_step(page) == 1
+    page.reload()
+    assert caption_step(page) == 1
+    context.close()
+    assert refused == []
