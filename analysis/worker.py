@@ -1,4 +1,5 @@
-"""Where the post-game analysis computes: a process of its own (the standard library's process
+"""Where the post-game analysis (and other heavy background work, e.g. puzzles.background)
+computes: a process of its own (the standard library's process
 pool: one process, started on first use, fresh for a forked child), at a lower priority
 (``NICENESS``), so that it never holds the GIL the live games' sockets need.
 ``SKYJO_ANALYSIS_WORKER=false`` computes in the caller's thread instead.
@@ -30,7 +31,13 @@ def compute(record: dict, seats: list[int]) -> tuple[dict | None, float]:
 
 def submit(record: dict, seats: list[int]) -> Future:
     """Hand ``record`` to the worker; the future holds :func:`compute`'s result."""
-    return _worker().submit(compute, record, seats)
+    return run(compute, record, seats)
+
+
+def run(function, *args, **kwargs) -> Future:
+    """Hand ``function(*args, **kwargs)`` (a module-level function of pure computation, its
+    arguments and result picklable) to the worker; the future holds its result."""
+    return _worker().submit(function, *args, **kwargs)
 
 
 def discard() -> None:

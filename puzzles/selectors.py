@@ -5,7 +5,9 @@ import hashlib
 
 from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
 
-from puzzles.models import Attempt, Puzzle, Solver
+from analysis import selectors as analysis_selectors
+from analysis.core import VERSION
+from puzzles.models import Attempt, ExaminedGame, Puzzle, Solver
 
 
 def solver_of(user) -> Solver:
@@ -45,3 +47,10 @@ def puzzle_of_the_day(day: datetime.date) -> Puzzle | None:
     digest = hashlib.sha256(day.isoformat().encode()).digest()
     point = bounds["low"] + int.from_bytes(digest[:8], "big") % (bounds["high"] - bounds["low"] + 1)
     return Puzzle.objects.filter(pk__gte=point).order_by("pk").first()
+
+
+def games_to_examine(*, limit: int) -> list:
+    """Analysed public games not yet examined for puzzles under this analysis version, oldest
+    first: rows of ``analysis.selectors.public_analyses`` (each with its ``game``)."""
+    done = ExaminedGame.objects.filter(version=VERSION).values("game_id")
+    return list(analysis_selectors.public_analyses(exclude_game_ids=done, limit=limit))

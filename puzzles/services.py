@@ -8,11 +8,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from analysis import selectors as analysis_selectors
 from analysis.core import VERSION
 from core.errors import BadRequest, Busy, NotFound
 from games.records import game_record
-from puzzles import generation
+from puzzles import generation, selectors
 from puzzles.models import Attempt, ExaminedGame, Puzzle, Solver
 from stats.ratings import MODEL
 
@@ -33,23 +32,24 @@ def puzzles_make(
     game is examined once per analysis version, a position stored once."""
     made = examined = 0
     while games is None or examined < games:
-        done = ExaminedGame.objects.filter(version=VERSION).values("game_id")
         batch = 50 if games is None else min(50, games - examined)
-        rows = list(analysis_selectors.public_analyses(exclude_game_ids=done, limit=batch))
+        rows = selectors.games_to_examine(limit=batch)
         if not rows:
             break
         for row in rows:
             found = generation.candidates(
                 game_record(row.game), row.data, samples=samples, min_lost=min_lost, min_gap=min_gap
             )
-            made += _store(row.game_id, found)
+            made += found_store(game_id=row.game_id, found=found)
             examined += 1
             if log is not None:
                 log(f"game {row.game_id}: {len(found)} puzzle(s)")
     return made
 
 
-def _store(game_id: int, found: list[generation.Candidate]) -> int:
+def found_store(*, game_id: int, found: list[generation.Candidate]) -> int:
+    """Store the puzzles ``found`` in game ``game_id`` (a position once) and mark the game
+    examined under this analysis version; returns how many are new."""
     made = 0
     with transaction.atomic():
         for c in found:

@@ -337,6 +337,9 @@ SKYJO_DISCONNECT_GRACE = env_int("SKYJO_DISCONNECT_GRACE", 60, minimum=0)
 SKYJO_AUTOPLAY = env_bool("SKYJO_AUTOPLAY", True)
 # Post-game analysis in a low-priority worker process; false: in the bot runner's thread.
 SKYJO_ANALYSIS_WORKER = env_bool("SKYJO_ANALYSIS_WORKER", True)
+# The bot runner makes puzzles of analysed public games (puzzles.background); false: only
+# `manage.py make_puzzles` does.
+SKYJO_PUZZLES_BACKGROUND = env_bool("SKYJO_PUZZLES_BACKGROUND", True)
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
 SKYJO_WS_HEARTBEAT = env_float("SKYJO_WS_HEARTBEAT", 5, minimum=0.5)

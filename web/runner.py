@@ -1,5 +1,6 @@
 """The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
-steps the tournaments (once a second), then one finished game's analysis, for ever."""
+steps the tournaments (once a second), then one finished game's analysis and one analysed
+game's puzzles, for ever."""
 
 import asyncio
 import logging
@@ -14,6 +15,7 @@ from django.db import close_old_connections
 from analysis.services import analysis_tick
 from core.errors import DATABASE_DOWN, one_line
 from games import autoplay
+from puzzles.background import puzzles_tick
 from tournaments.services import tournaments_tick
 
 log = logging.getLogger("games.autoplay")
@@ -54,6 +56,7 @@ def _tick() -> None:
             pass
         _tournaments()
         analysis_tick()  # then one finished game's post-game analysis (analysis/)
+        puzzles_tick()  # and the puzzles of one analysed game (puzzles/)
     finally:
         close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
 
