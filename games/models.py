@@ -13,6 +13,8 @@ MIN_SEATS = 2
 MAX_SEATS = 8
 # Seconds per turn a lobby may choose; 0 is off (games.clock).
 TURN_CLOCKS = (0, 15, 30, 60, 120)
+# Days per move a correspondence lobby may choose (docs/correspondence.md); 0 is a live lobby.
+MOVE_DAYS = (1, 2, 3, 7)
 
 
 def new_invite_code() -> str:
@@ -53,6 +55,21 @@ class Lobby(models.Model):
         default=0,
         help_text="Seconds per turn (and for getting ready) before the medium bot plays it; 0: off.",
     )
+    move_days = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Correspondence: days per move (one of MOVE_DAYS); 0: a live lobby.",
+    )
+
+    class OnTimeout(models.TextChoices):
+        BOT = "bot", "The medium bot plays that turn"
+        FORFEIT = "forfeit", "The player loses; the game goes on without them"
+
+    on_timeout = models.CharField(
+        max_length=8,
+        choices=OnTimeout.choices,
+        default=OnTimeout.BOT,
+        help_text="Correspondence: what happens when a player's time for a move runs out.",
+    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -77,6 +94,15 @@ class Lobby(models.Model):
     def invited_by(self, code) -> bool:
         """Whether ``code`` is this lobby's invite, compared in constant time (as bytes)."""
         return bool(code) and secrets.compare_digest(str(code).encode(), self.invite_code.encode())
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.move_days > 0
+
+    @property
+    def clock_seconds(self) -> int:
+        """Seconds per turn: the days per move of a correspondence lobby, else the turn clock."""
+        return self.move_days * 86400 if self.move_days else self.turn_clock
 
     @property
     def rules_json(self) -> dict:
@@ -208,11 +234,26 @@ class GamePlayer(models.Model):
     timeouts = models.PositiveSmallIntegerField(
         default=0, help_text="Turns in a row the turn clock ran out on (a frame or move: 0)."
     )
+    forfeited = models.BooleanField(
+        default=False,
+        help_text="Correspondence: lost on time; the medium bot plays the seat, ranked last.",
+    )
+    waiting = models.BooleanField(
+        default=False,
+        help_text="Correspondence: the game waits for this player now (their 'your turn' list).",
+    )
 
     class Meta:
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameplayer_unique_seat"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user"],
+                condition=models.Q(waiting=True),
+                name="gameplayer_user_waiting",
+            )
         ]
 
     def __str__(self) -> str:
@@ -265,3 +306,21 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"v{self.version} seat {self.seat}: {self.action}"
+
+
+class Vacation(models.Model):
+    """A player's correspondence clocks paused from ``starts_at`` to ``ends_at`` (ended early:
+    ``ends_at`` moved back); at most ``settings.SKYJO_VACATION_DAYS`` days a calendar year."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "-starts_at"]
+        indexes = [models.Index(fields=["user", "-ends_at"], name="vacation_user_end")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"

@@ -28,6 +28,11 @@ def lobby_group(lobby_id: int) -> str:
     return f"lobby.{lobby_id}"
 
 
+def turns_group(user_id: int) -> str:
+    """Every page socket of one user: their 'your turn' list and count (correspondence)."""
+    return f"turns.{user_id}"
+
+
 _TUPLES = ("players", "discard", "revealed", "totals")
 
 
@@ -68,6 +73,12 @@ def game_changed(public_view, meta: dict, event: dict) -> None:
 def presence_changed(game_id: int) -> None:
     """A player's game socket opened or closed: a hint, holding nothing."""
     _send(game_group(game_id), {"type": "game.presence"})
+
+
+def turns_changed(user_ids) -> None:
+    """The correspondence games waiting for these users changed: their pages read them anew."""
+    for user_id in sorted(set(user_ids)):
+        _send(turns_group(user_id), {"type": "turns.changed"})
 
 
 def lobby_changed(lobby_id: int) -> None:

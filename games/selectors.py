@@ -52,6 +52,27 @@ def running_public_games():
     )
 
 
+def games_awaiting(user, limit: int = 50):
+    """The correspondence games waiting for ``user`` to act, the most urgent first."""
+    if not user.is_authenticated:
+        return Game.objects.none()
+    return (
+        Game.objects.filter(
+            status=Game.Status.PLAYING, players__user=user.pk, players__waiting=True
+        )
+        .select_related("lobby")
+        .prefetch_related("players")
+        .order_by("turn_started_at")[:limit]
+    )
+
+
+def games_awaiting_count(user_id: int) -> int:
+    """How many correspondence games wait for user ``user_id`` (the header's count)."""
+    return GamePlayer.objects.filter(
+        user_id=user_id, waiting=True, game__status=Game.Status.PLAYING
+    ).count()
+
+
 def my_lobbies(user):
     if not user.is_authenticated:
         return Lobby.objects.none()

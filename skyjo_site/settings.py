@@ -213,6 +213,9 @@ SKYJO_RATELIMIT_PASSWORD = env_rate("SKYJO_RATELIMIT_PASSWORD", "10/h")  # chang
 SKYJO_RATELIMIT_REPLAY = env_rate("SKYJO_RATELIMIT_REPLAY", "60/h")  # move lists rendered, per user
 # Open lobbies and games in play one user may sit at at once; 0: no cap.
 SKYJO_MAX_TABLES = env_int("SKYJO_MAX_TABLES", 5, minimum=0)
+# Correspondence tables (docs/correspondence.md) have a limit of their own, and vacations.
+SKYJO_MAX_CORRESPONDENCE_TABLES = env_int("SKYJO_MAX_CORRESPONDENCE_TABLES", 30, minimum=0)
+SKYJO_VACATION_DAYS = env_int("SKYJO_VACATION_DAYS", 21, minimum=0)  # per calendar year
 # Chat messages per user: at most SKYJO_CHAT_RATE in SKYJO_CHAT_PERIOD seconds.
 SKYJO_CHAT_RATE = env_int("SKYJO_CHAT_RATE", 5, minimum=1)
 SKYJO_CHAT_PERIOD = env_int("SKYJO_CHAT_PERIOD", 10, minimum=1)

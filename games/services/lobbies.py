@@ -26,7 +26,17 @@ from core.text import has_nothing_to_see, one_line
 from games import engine, presence
 from games.bots import LEVEL_LABELS, LEVELS
 from games.labels import BOT_LEVEL_LABELS
-from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, GamePlayer, Lobby, Round, Seat
+from games.models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    MOVE_DAYS,
+    TURN_CLOCKS,
+    Game,
+    GamePlayer,
+    Lobby,
+    Round,
+    Seat,
+)
 from games.services import announce, locks
 from games.services.schedule import schedule
 
@@ -46,9 +56,12 @@ def lobby_create(
     final_reveal_clears_columns: bool = True,
     disconnect_grace: int | None = None,
     turn_clock: int = 0,
+    move_days: int = 0,
+    on_timeout: str = Lobby.OnTimeout.BOT,
 ) -> Lobby:
     """Open a lobby with ``seat_count`` seats, the host in seat 0; ``turn_clock``: seconds per
-    turn (one of TURN_CLOCKS), 0 for none."""
+    turn (one of TURN_CLOCKS), 0 for none; ``move_days``: a correspondence lobby's days per
+    move (one of MOVE_DAYS; its turn clock is then off), with ``on_timeout``."""
     grace = settings.SKYJO_DISCONNECT_GRACE if disconnect_grace is None else disconnect_grace
     _within(grace, 0, MAX_GRACE, _("The disconnect grace must be from 0 to {max} seconds."))
     if type(turn_clock) is not int or turn_clock not in TURN_CLOCKS:
@@ -56,6 +69,13 @@ def lobby_create(
         raise InvalidLobby(
             format_lazy(_("The turn clock is off (0) or one of {seconds} seconds."), seconds=clocks)
         )
+    if move_days != 0 and (type(move_days) is not int or move_days not in MOVE_DAYS):
+        days = ", ".join(str(d) for d in MOVE_DAYS)
+        raise InvalidLobby(format_lazy(_("The time per move is {days} days."), days=days))
+    if on_timeout not in Lobby.OnTimeout.values:
+        raise InvalidLobby(_("When time runs out, the bot plays the turn or the player loses."))
+    if move_days:
+        turn_clock = 0
     name = one_line(name or "")
     if has_nothing_to_see(name) or len(name) > MAX_NAME:
         raise InvalidLobby(
@@ -64,7 +84,7 @@ def lobby_create(
     _within(seat_count, MIN_SEATS, MAX_SEATS, _("A lobby has {min} to {max} seats."))
     _within(end_score, 1, MAX_END_SCORE, _("The end score must be from 1 to {max}."))
     with transaction.atomic():
-        check_tables(host, lock=True)
+        check_tables(host, lock=True, correspondence=bool(move_days))
         lobby = Lobby.objects.create(
             name=name,
             host=host,
@@ -75,6 +95,8 @@ def lobby_create(
             final_reveal_clears_columns=bool(final_reveal_clears_columns),
             disconnect_grace=grace,
             turn_clock=turn_clock,
+            move_days=move_days,
+            on_timeout=on_timeout,
         )
         Seat.objects.bulk_create(
             Seat(lobby=lobby, index=i, user=host if i == 0 else None) for i in range(seat_count)
@@ -98,7 +120,7 @@ def lobby_join(
             raise RemovedFromLobby()
         if not lobby.is_public and not lobby.invited_by(invite_code):
             raise NotInvited()
-        check_tables(user, lock=True)
+        check_tables(user, lock=True, correspondence=lobby.is_correspondence)
         free = [s for s in seats if s.is_empty and seat_index in (None, s.index)]
         if not free:
             raise LobbyFull()
@@ -244,17 +266,24 @@ def seat_names(players: list[tuple[object, str]]) -> list[str]:
     return names
 
 
-def check_tables(user, *, lock: bool = False) -> None:
+def check_tables(user, *, lock: bool = False, correspondence: bool = False) -> None:
     """Refuse ``user`` a new table while they sit in SKYJO_MAX_TABLES open lobbies and games in
-    play already. ``lock``: count their requests one at a time."""
-    limit = settings.SKYJO_MAX_TABLES
+    play already (live), or SKYJO_MAX_CORRESPONDENCE_TABLES (``correspondence``): each kind
+    counts apart. ``lock``: count their requests one at a time."""
+    if correspondence:
+        limit = settings.SKYJO_MAX_CORRESPONDENCE_TABLES
+    else:
+        limit = settings.SKYJO_MAX_TABLES
     if not limit or not settings.RATELIMIT_ENABLE:
         return
     if lock:
         locks.user(user.pk)
-    seated = Seat.objects.filter(user_id=user.pk, lobby__status=Lobby.Status.OPEN).count()
-    playing = GamePlayer.objects.filter(user_id=user.pk, game__status=Game.Status.PLAYING).count()
-    if seated + playing >= limit:
+    days = "lobby__move_days__gt" if correspondence else "lobby__move_days"
+    seated = Seat.objects.filter(user_id=user.pk, lobby__status=Lobby.Status.OPEN, **{days: 0})
+    playing = GamePlayer.objects.filter(
+        user_id=user.pk, game__status=Game.Status.PLAYING, **{f"game__{days}": 0}
+    )
+    if seated.count() + playing.count() >= limit:
         raise TooManyTables(limit)
 
 

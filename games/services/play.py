@@ -186,7 +186,7 @@ def game_rematch(*, game_id: int, user) -> Game:
             return game.rematch
         if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
             raise LobbyClosed()
-        check_tables(user)
+        check_tables(user, correspondence=lobby.is_correspondence)
         players = [  # a deleted account's seat: a bot, as it was in this game
             (p.user, p.bot_level or ("" if p.user_id else AWAY_LEVEL))
             for p in game.players.select_related("user")
