@@ -134,7 +134,7 @@ def _play_one(game_id: int, now) -> int:
                     return 1
         if seats.correspondence:
             services.game_remind(game=game, seats=seats, now=now)
-        services.game_reschedule(game_id=game.pk)
+        services.game_reschedule(game_id=game.pk, now=now)
         return 0
 
 

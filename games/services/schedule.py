@@ -72,16 +72,18 @@ def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
     return None if game is None else (game, restore(game))
 
 
-def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
-    """The runner looks at game ``game_id`` again in ``delay`` seconds, or when its state says."""
+def game_reschedule(*, game_id: int, delay: float | None = None, now=None) -> None:
+    """The runner looks at game ``game_id`` again in ``delay`` seconds, or when its state says
+    (as of ``now``, default now)."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = locks.game(game_id)
         if game.is_over:
             game.bot_due_at = None
         elif delay is None:
-            game.bot_due_at = next_look(game, restore(game), timezone.now())
+            game.bot_due_at = next_look(game, restore(game), now)
         else:
-            game.bot_due_at = timezone.now() + timedelta(seconds=delay)
+            game.bot_due_at = now + timedelta(seconds=delay)
         game.save(update_fields=["bot_due_at"])
 
 
