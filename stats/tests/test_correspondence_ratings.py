@@ -109,9 +109,7 @@ def test_a_forfeited_player_loses_rating_though_their_total_was_best(alice, bob)
     assert alice.rated_games == bob.rated_games == 0
 
 
-def test_the_profile_shows_both_ratings_and_marks_correspondence_and_forfeits(
-    client, alice, bob
-):
+def test_the_profile_shows_both_ratings_and_marks_correspondence_and_forfeits(client, alice, bob):
     live = start_game(alice, bob)
     finish(live, [10, 40])
     game = correspondence(start_game(alice, bob), days=3)
