@@ -1,6 +1,6 @@
 """The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
 steps the tournaments (once a second), then one finished game's analysis and one analysed
-game's puzzles, for ever."""
+game's puzzles, then the e-mails due (notifications.outbox), for ever."""
 
 import asyncio
 import logging
