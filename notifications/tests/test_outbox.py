@@ -14,6 +14,7 @@ from games.models import GamePlayer
 from notifications import outbox, services, tokens
 from notifications.models import Outbox
 from notifications.tests.conftest import wait
+from web import runner
 
 pytestmark = pytest.mark.django_db
 HERE = "notifications.tests.test_outbox"
@@ -200,3 +201,21 @@ def test_a_digest_with_nothing_waiting_any_more_is_skipped(game, bob):
     GamePlayer.objects.filter(game=game).update(waiting=False)
     assert outbox.send_due(now=morning) == 0
     assert Outbox.objects.get().state == "skipped" and mail.outbox == []
+
+
+def test_the_bot_runner_sends_the_mails_due(monkeypatch, game, bob):
+    monkeypatch.setattr(runner, "close_old_connections", lambda: None)  # the test's transaction
+    wait(game, bob)
+    runner._tick()
+    assert [m.subject for m in mail.outbox] == ["Your turn in Test table"]
+    assert Outbox.objects.get().state == "sent"
+
+
+def test_nothing_due_costs_one_query(django_assert_num_queries, game, bob):
+    wait(game, bob)
+    outbox.send_due()
+    with django_assert_num_queries(1):
+        assert outbox.send_due() == 0
+    early = timezone.localtime().replace(hour=outbox.DIGEST_HOUR - 1)
+    with django_assert_num_queries(0):
+        assert outbox.digest_tick(now=early) == 0
