@@ -23,6 +23,7 @@ MAX_ATTEMPTS = 5  # tries before a row is failed
 BACKOFF = timedelta(minutes=1)  # before the second try; doubled after each failure
 CLAIM = timedelta(minutes=5)  # a row left `sending` this long was cut off: failed, not resent
 DIGEST_HOUR = 7  # the daily digests are queued from this hour on (server time zone)
+KEEP = timedelta(days=30)  # rows done (sent, failed, skipped) are deleted after this
 
 _digest_day = None  # the day the runner queued the digests of
 
@@ -136,7 +137,8 @@ def _finish(row: Outbox, state: str, *, error: str = "", **values) -> None:
 def digest_tick(now=None) -> int:
     """Queue today's digest for each player who chose it and for whom a game waits, once a day
     from DIGEST_HOUR on (a row per player and day: a second call queues none); returns how
-    many players it looked at. Without ``now`` (the runner) it looks once a day per process."""
+    many players it looked at. Without ``now`` (the runner) it looks once a day per process,
+    and deletes the rows done more than KEEP ago."""
     global _digest_day
     if not settings.SKYJO_NOTIFICATIONS:
         return 0
@@ -160,4 +162,13 @@ def digest_tick(now=None) -> int:
     Outbox.objects.bulk_create(rows, ignore_conflicts=True)
     if runner:
         _digest_day = day
+        purge(now - KEEP)
     return len(rows)
+
+
+def purge(before) -> int:
+    """Delete the rows done (sent, failed, skipped) created before ``before``; returns how many.
+    The quiet time and the dedup keys look at recent rows only."""
+    done = [Outbox.State.SENT, Outbox.State.FAILED, Outbox.State.SKIPPED]
+    deleted, _kinds = Outbox.objects.filter(state__in=done, created_at__lt=before).delete()
+    return deleted

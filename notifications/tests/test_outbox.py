@@ -187,7 +187,12 @@ def test_the_runner_looks_for_digests_once_a_day(monkeypatch, game, bob):
     monkeypatch.setattr(outbox, "DIGEST_HOUR", 0)  # any time of the day is past it
     _digest_reader(bob)
     wait(game, bob)
+    old = Outbox.objects.create(
+        user=bob, kind="turn", dedup_key="old", language="en", state="sent", game_id=game.pk
+    )
+    Outbox.objects.filter(pk=old.pk).update(created_at=timezone.now() - outbox.KEEP * 2)
     assert outbox.digest_tick() == 1
+    assert list(Outbox.objects.values_list("kind", flat=True)) == ["digest"]  # the old one gone
     Outbox.objects.all().delete()
     assert outbox.digest_tick() == 0  # the memo: no query until tomorrow
     assert not Outbox.objects.exists()
