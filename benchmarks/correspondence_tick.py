@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_site.settings")
 
 PREFIX = "corr-bench"
-BATCH = 5000
+BATCH = 2000
 
 
 def seed(count: int, rng: random.Random) -> None:
