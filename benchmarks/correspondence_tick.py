@@ -74,7 +74,9 @@ def unseed() -> None:
 
     from games.models import Lobby
 
-    Lobby.objects.filter(name__startswith=f"{PREFIX} ").delete()
+    seeded = Lobby.objects.filter(name__startswith=f"{PREFIX} ")
+    while ids := list(seeded.values_list("pk", flat=True)[:BATCH]):
+        Lobby.objects.filter(pk__in=ids).delete()
     get_user_model().objects.filter(username__startswith=f"{PREFIX}-").delete()
 
 

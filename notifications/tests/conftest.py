@@ -8,6 +8,7 @@ from games import signals
 from games.models import Game, GamePlayer
 from games.tests.helpers import start_game
 from notifications import outbox
+from notifications.models import Outbox
 
 
 @pytest.fixture(autouse=True)
@@ -23,8 +24,11 @@ def _notifications_on(settings):
 
 @pytest.fixture
 def game(alice, bob):
-    """A correspondence game (2 days per move) between alice and bob."""
-    return start_game(alice, bob, move_days=2)
+    """A correspondence game (2 days per move) between alice and bob, its start's e-mails
+    (both are to reveal) left out: each test sends the signals it needs."""
+    game = start_game(alice, bob, move_days=2)
+    Outbox.objects.all().delete()
+    return game
 
 
 def wait(game: Game, *users, signal=signals.turn_waits, days: int = 2) -> dict:
