@@ -282,7 +282,7 @@ def _step_write(game, state, before: int, seats: Seats, turn_before, mover) -> N
     """Schedule the next look (the clock restarts if the turn changed), then write the step."""
     restart = clock.turn_of(state) != turn_before
     _write(game, state, before, reset=schedule(game, state, seats, restart=restart, mover=mover))
-    note_waiting(game, state, seats)
+    note_waiting(game, state, seats, restarted=restart, mover=mover)
 
 
 def player_seat(seats: Seats, user) -> int:

@@ -10,26 +10,31 @@ from games.models import Game, GamePlayer
 from games.presence import Seats
 
 
-def note_waiting(game: Game, state, seats: Seats) -> None:
-    """Bring the ``waiting`` flags of ``game``'s humans up to date after a step (or its end)."""
+def note_waiting(game: Game, state, seats: Seats, *, restarted=False, mover=None) -> None:
+    """Bring the ``waiting`` flags of ``game``'s humans up to date after a step (or its end).
+    A turn begins for those newly waited for and, when the clock ``restarted``, for those
+    still waited for but the ``mover`` (who acted, and knows)."""
     if not seats.correspondence:
         return
     playing = game.status == Game.Status.PLAYING
     waited = (clock.waiting_for(game, state, seats.by_seat()) or []) if playing else []
-    changed = []
+    changed, began = [], []
     for player in seats.players:
         now_waiting = player.seat in waited and not presence.is_bot(player)
-        if player.user_id is not None and player.waiting != now_waiting:
+        if player.user_id is None:
+            continue
+        if player.waiting != now_waiting:
             player.waiting = now_waiting
             changed.append(player)
-    if not changed:
-        return
-    GamePlayer.objects.bulk_update(changed, ["waiting"])
-    began = {p.user_id: clock.deadline(game, seats.players, p) for p in changed if p.waiting}
+        if now_waiting and (player in changed or (restarted and player.seat != mover)):
+            began.append(player)
+    if changed:
+        GamePlayer.objects.bulk_update(changed, ["waiting"])
+        users = [p.user_id for p in changed]
+        transaction.on_commit(lambda: publish.turns_changed(users))
     if began:
-        signals.turn_waits.send(Game, game=game, deadlines=began)
-    users = [p.user_id for p in changed]
-    transaction.on_commit(lambda: publish.turns_changed(users))
+        deadlines = {p.user_id: clock.deadline(game, seats.players, p) for p in began}
+        signals.turn_waits.send(Game, game=game, deadlines=deadlines)
 
 
 def game_remind(*, game: Game, seats: Seats, now) -> None:
