@@ -41,7 +41,10 @@ def test_a_live_lobby_ignores_the_days_and_says_live(client, alice):
     create(client, pace="live", move_days="7", turn_clock="30")
     lobby = Lobby.objects.get()
     assert (lobby.move_days, lobby.turn_clock, lobby.is_correspondence) == (0, 30, False)
-    assert 'id="lobby-pace">Live<' in client.get(reverse("games:lobby", args=[lobby.pk])).content.decode()
+    assert (
+        'id="lobby-pace">Live<'
+        in client.get(reverse("games:lobby", args=[lobby.pk])).content.decode()
+    )
 
 
 @pytest.mark.parametrize(

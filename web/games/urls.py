@@ -3,8 +3,7 @@ from django.views.generic import TemplateView
 
 from games import services
 from web.games import replay as replay_views
-from web.games import vacation
-from web.games import views
+from web.games import vacation, views
 
 app_name = "games"
 BOTS = "lobbies/<id:lobby_id>/bots/<id:seat_index>/"

@@ -22,7 +22,7 @@ from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, MOVE_DAYS, TURN_CLOCKS, Game, Lobby
 from puzzles import selectors as puzzles_selectors
 from web.accounts.views import NEW_PLAYER
-from web.games import rendering, turns
+from web.games import rendering
 from web.games.presenters import LEVEL_CHOICES, lobby_context, public_of
 from web.ratelimit import limit
 from web.shortcuts import game_or_404, lobby_or_404

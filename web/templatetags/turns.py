@@ -15,7 +15,7 @@ register = template.Library()
 
 @register.filter
 def pace(lobby) -> str:
-    """"Live", or "Correspondence · 2 days per move"."""
+    """ "Live", or "Correspondence · 2 days per move"."""
     if not lobby.is_correspondence:
         return _("Live")
     days = ngettext("{n} day per move", "{n} days per move", lobby.move_days)
