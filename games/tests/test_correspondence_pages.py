@@ -92,13 +92,13 @@ def test_the_header_counts_and_the_home_page_lists_the_games_waiting(client, ali
     _waiting(game, alice, started=timezone.now() - timedelta(hours=12))
     home = client.get(reverse("home")).content.decode()
     assert 'id="turns-count"' in home and 'data-count="1"' in home
-    assert 'ws-connect="/ws/turns/?list=1"' in home
+    assert 'data-ws-connect="/ws/turns/?list=1"' in home
     item = home.split('id="your-turn-list"', 1)[1]
     assert "Letters" in item and "against bob" in item and f"/games/{game.pk}/" in item
     assert re.search(r"1\xa0day(, 11\xa0hours)? left", item), item
     # Every page carries the count and its socket (without the list).
     lobbies = client.get(reverse("games:lobbies")).content.decode()
-    assert 'data-count="1"' in lobbies and 'ws-connect="/ws/turns/"' in lobbies
+    assert 'data-count="1"' in lobbies and 'data-ws-connect="/ws/turns/"' in lobbies
     # Bob is not waited for: his count is 0 and his list empty.
     client.force_login(bob)
     assert 'data-count="0"' in client.get(reverse("home")).content.decode()

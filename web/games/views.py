@@ -158,10 +158,16 @@ class LobbyForm(forms.Form):
     on_timeout = forms.ChoiceField(
         label=gettext_lazy("When time runs out (correspondence)"),
         choices=ON_TIMEOUT_CHOICES,
+        widget=forms.RadioSelect,
         required=False,
         initial=Lobby.OnTimeout.BOT,
         error_messages={"invalid_choice": ON_TIMEOUT_ERROR},
     )
+
+    field_order = [
+        "name", "seat_count", "is_public", "end_score", "double_on_tie",
+        "final_reveal_clears_columns", "pace", "turn_clock", "move_days", "on_timeout",
+    ]  # fmt: skip
 
     def clean(self):
         """A live lobby has no days per move; a correspondence one no turn clock (its days)."""
