@@ -173,6 +173,24 @@ class WrongPhase(ServiceError):
     code = "wrong_phase"
 
 
+class TimeRanOut(ServiceError):
+    code = "time_ran_out"
+    default_message = _(
+        "Your time for this move ran out: the server plays it as the lobby's rules say."
+    )
+
+
+class Forfeited(ServiceError):
+    code = "forfeited"
+    default_message = _(
+        "You lost this game on time: it goes on without you, and you can still watch it."
+    )
+
+
+class InvalidVacation(ServiceError):
+    code = "invalid_vacation"
+
+
 # The database is out of reach (restarting, failing over): logged in one line, not a traceback.
 DATABASE_DOWN = (OperationalError, InterfaceError)
 

@@ -12,7 +12,7 @@ from core.errors import DATABASE_DOWN, ServiceError, one_line
 from games import clock, engine, presence, services
 from games.bots import AWAY_LEVEL
 from games.bots import worker as bot_worker
-from games.models import Game
+from games.models import Game, Lobby
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +71,9 @@ def _play_one(game_id: int, now) -> int:
         game, state = due
         seats = presence.seats_of(game)
         players, grace = seats.by_seat(), seats.grace
-        ends = clock.deadline(game, seats.players)
-        out_of_time = ends is not None and ends <= now
+
+        def out_of_time(seat: int) -> bool:
+            return clock.out_of_time(game, seats.players, players[seat], now)
 
         def level_of(seat: int) -> str | None:
             player = players[seat]
@@ -80,12 +81,18 @@ def _play_one(game_id: int, now) -> int:
                 return player.bot_level or AWAY_LEVEL
             if presence.is_away(player, grace=grace, since=game.created_at, now=now):
                 return AWAY_LEVEL
-            return AWAY_LEVEL if out_of_time else None
+            return AWAY_LEVEL if out_of_time(seat) else None
 
         def timed_out(seat: int) -> bool:  # played because the clock ran out on them
             player = players[seat]
             away = presence.is_away(player, grace=grace, since=game.created_at, now=now)
-            return out_of_time and not presence.is_bot(player) and not away
+            return out_of_time(seat) and not presence.is_bot(player) and not away
+
+        def time_ran_out(seat: int) -> None:  # before the step the bot plays for them
+            if seats.on_timeout == Lobby.OnTimeout.FORFEIT:
+                services.game_seat_forfeit(game_id=game.pk, seat=seat)
+            else:
+                services.game_seat_timed_out(game_id=game.pk, seat=seat)
 
         if all(level_of(seat) for seat in players) and state.turns >= STALL_TURNS:
             log.warning(
@@ -104,19 +111,19 @@ def _play_one(game_id: int, now) -> int:
             for seat in waiting:
                 if level_of(seat):
                     if timed_out(seat):
-                        services.game_seat_timed_out(game_id=game.pk, seat=seat)
+                        time_ran_out(seat)
                     services.game_set_ready(game_id=game.pk, seat=seat)
                     return 1
         elif state.phase in (engine.REVEAL_PHASE, engine.PLAY, engine.FINAL):
-            seats = state.to_act()
-            bots_first = sorted(seats, key=lambda s: not presence.is_bot(players[s]))
+            acting = state.to_act()
+            bots_first = sorted(acting, key=lambda s: not presence.is_bot(players[s]))
             for seat in bots_first:
                 level = level_of(seat)
                 if level:
                     step = _choose(level, state, seat)
                     late = timed_out(seat)
-                    if late and clock.finishes_turn(state, seat, step):
-                        services.game_seat_timed_out(game_id=game.pk, seat=seat)
+                    if late and (seats.correspondence or clock.finishes_turn(state, seat, step)):
+                        time_ran_out(seat)
                     services.game_apply_action(
                         game_id=game.pk,
                         seat=seat,
@@ -125,7 +132,9 @@ def _play_one(game_id: int, now) -> int:
                         timed_out=late,
                     )
                     return 1
-        services.game_reschedule(game_id=game.pk)
+        if seats.correspondence:
+            services.game_remind(game=game, seats=seats, now=now)
+        services.game_reschedule(game_id=game.pk, now=now)
         return 0
 
 

@@ -1,21 +1,26 @@
 """Who is at the table, from saved rows: a human seat is *away* after no sign of life for
 longer than the lobby's grace (a crashed process's connections count ``STALE_HEARTBEATS``
-heartbeats), or after ``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row."""
+heartbeats), or after ``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row. In a
+correspondence game nobody is away: players come and go, and only its clock counts."""
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import GamePlayer
+from games.models import GamePlayer, Vacation
 
 STALE_HEARTBEATS = 3
 AWAY_AFTER_TIMEOUTS = 2
+NEVER = datetime(9999, 1, 1, tzinfo=UTC)
 
 
-def away_at(player, *, grace: int, since: datetime) -> datetime:
-    """When ``player`` counts as away if nothing changes (``since``: if never seen)."""
+def away_at(player, *, grace: int | None, since: datetime) -> datetime:
+    """When ``player`` counts as away if nothing changes (``since``: if never seen); ``grace``
+    ``None`` (correspondence): never."""
+    if grace is None:
+        return NEVER
     if player.timeouts >= AWAY_AFTER_TIMEOUTS:  # idle at an open socket: away already
         return since
     seen = player.last_seen or since
@@ -26,8 +31,9 @@ def away_at(player, *, grace: int, since: datetime) -> datetime:
 
 
 def is_bot(player) -> bool:
-    """A bot seat, or a seat whose account is gone (played by the medium bot)."""
-    return player.user_id is None
+    """A bot seat, a seat whose account is gone or one that lost on time (the medium bot
+    plays the last two)."""
+    return player.user_id is None or player.forfeited
 
 
 def is_sole_human(players, seat: int) -> bool:
@@ -35,16 +41,22 @@ def is_sole_human(players, seat: int) -> bool:
     return all(is_bot(p) for p in players if p.seat != seat)
 
 
-def is_away(player, *, grace: int, since: datetime, now: datetime) -> bool:
+def is_away(player, *, grace: int | None, since: datetime, now: datetime) -> bool:
     return not is_bot(player) and away_at(player, grace=grace, since=since) <= now
 
 
 @dataclass(frozen=True, slots=True)
 class Seats:
-    """A game's GamePlayer rows by seat order, and its lobby's disconnect grace in seconds."""
+    """A game's GamePlayer rows by seat order, its lobby's disconnect grace in seconds (``None``
+    for a correspondence game) and what a timeout does there (``Lobby.on_timeout``)."""
 
     players: list
-    grace: int
+    grace: int | None
+    on_timeout: str = ""
+
+    @property
+    def correspondence(self) -> bool:
+        return self.grace is None
 
     def seat_of(self, user_id: int | None) -> int | None:
         if user_id is None:
@@ -56,19 +68,34 @@ class Seats:
 
 
 def seats_of(game) -> Seats:
-    """``game``'s seats, each row with the lobby's ``turn_clock``: one query if the lobby was
-    read with the game."""
+    """``game``'s seats, each row with the lobby's seconds per turn as ``turn_clock`` (and, in a
+    correspondence game, its player's ``vacations`` since the turn began): one query if the
+    lobby was read with the game (two for a correspondence game)."""
     lobby = game.lobby
     players = list(GamePlayer.objects.filter(game=game.pk).order_by("seat"))
     for player in players:
         player.game = game
-        player.turn_clock = lobby.turn_clock
-    return Seats(players, lobby.disconnect_grace)
+        player.turn_clock = lobby.clock_seconds
+    if not lobby.is_correspondence:
+        return Seats(players, lobby.disconnect_grace)
+    _add_vacations(players, game.turn_started_at or game.created_at)
+    return Seats(players, None, lobby.on_timeout)
 
 
-def offline(players, *, grace: int, since: datetime, now: datetime) -> list[tuple]:
+def _add_vacations(players, since: datetime | None) -> None:
+    humans = {p.user_id: p for p in players if p.user_id is not None}
+    for player in players:
+        player.vacations = []
+    rows = Vacation.objects.filter(user_id__in=humans, ends_at__gt=since) if since else ()
+    for vacation in rows:
+        humans[vacation.user_id].vacations.append((vacation.starts_at, vacation.ends_at))
+
+
+def offline(players, *, grace: int | None, since: datetime, now: datetime) -> list[tuple]:
     """``(player, away_at)`` of the human seats with no socket open, not away yet."""
     waiting = []
+    if grace is None:  # correspondence: no bot waits for anyone's return
+        return waiting
     for player in players:
         if is_bot(player) or player.connections > 0:
             continue

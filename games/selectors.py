@@ -1,8 +1,10 @@
 """Reads of the games app: lobby lists, and a game as one user may see it."""
 
+import math
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -10,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from core.access import sees_private_games
 from core.errors import NotFound, found
 from games import clock, engine, presence
-from games.models import Game, GamePlayer, Lobby, Move, Seat
+from games.models import Game, GamePlayer, Lobby, Move, Seat, Vacation
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,21 @@ def games_awaiting_count(user_id: int) -> int:
     return GamePlayer.objects.filter(
         user_id=user_id, waiting=True, game__status=Game.Status.PLAYING
     ).count()
+
+
+def vacation_of(user, now=None) -> Vacation | None:
+    """``user``'s vacation running at ``now`` (default: now), or ``None``."""
+    now = now or timezone.now()
+    return Vacation.objects.filter(user=user.pk, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def vacation_days_left(user, now=None) -> int:
+    """The vacation days ``user`` may still take in the calendar year of ``now`` (the days of
+    the vacations begun in it count, a begun day whole)."""
+    now = now or timezone.now()
+    taken = Vacation.objects.filter(user=user.pk, starts_at__year=now.year)
+    used = sum(math.ceil((v.ends_at - v.starts_at) / timedelta(days=1)) for v in taken)
+    return max(0, settings.SKYJO_VACATION_DAYS - used)
 
 
 def my_lobbies(user):

@@ -21,6 +21,14 @@ from games.services.play import (
     game_set_ready,
 )
 from games.services.presence import game_player_reconnected, game_player_seen
-from games.services.schedule import game_lock_due, game_reschedule, game_seat_timed_out, restore
+from games.services.schedule import (
+    game_lock_due,
+    game_reschedule,
+    game_seat_forfeit,
+    game_seat_timed_out,
+    restore,
+)
 from games.services.stop import LobbyClosure, game_stop, lobby_close
 from games.services.tables import room_open, table_open
+from games.services.turns import game_remind
+from games.services.vacations import vacation_end, vacation_start

@@ -39,6 +39,7 @@ from games.models import (
 )
 from games.services import announce, locks
 from games.services.schedule import schedule
+from games.services.turns import note_waiting
 
 MAX_NAME = 60
 MAX_END_SCORE = 1000
@@ -248,8 +249,10 @@ def create_game(lobby: Lobby, players: list[tuple[object, str]]) -> Game:
         for i, ((user, level), name) in enumerate(zip(players, names, strict=True))
     )
     Round.objects.create(game=game, number=1, deck=state.log.deck)
-    schedule(game, state, presence.seats_of(game), restart=True)
+    seats = presence.seats_of(game)
+    schedule(game, state, seats, restart=True)
     game.save(update_fields=["bot_due_at", "turn_started_at"])
+    note_waiting(game, state, seats)
     return game
 
 

@@ -12,6 +12,7 @@ from core.caches import BoundedCache
 from core.errors import (
     BadRequest,
     EndingChanged,
+    Forfeited,
     GameOver,
     IllegalMove,
     LobbyClosed,
@@ -19,6 +20,7 @@ from core.errors import (
     NotYoursToEnd,
     ServiceError,
     StaleVersion,
+    TimeRanOut,
     WrongPhase,
     found,
 )
@@ -29,6 +31,7 @@ from games.presence import Seats
 from games.services import announce, locks
 from games.services.lobbies import check_tables, create_game
 from games.services.schedule import restore, schedule
+from games.services.turns import note_waiting
 
 # Every human can lose a race for each of their reveals once: then the move is judged anew.
 ATTEMPTS = 2 * 8 + 1
@@ -96,6 +99,8 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
         round_before, results_before = state.round, len(state.results)
         turn_before = clock.turn_of(state)
         try:
+            if user is not None:
+                _check_in_time(game, state, seats, seat)
             facts = _judge(game, state, seat, step, version)
         except ServiceError:
             if fresh:
@@ -138,6 +143,19 @@ def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dic
         raise _engine_error(exc) from None
 
 
+def _check_in_time(game: Game, state: engine.Game, seats: Seats, seat: int) -> None:
+    """Refuse a correspondence player who lost on time, or whose time ran out before the
+    runner played their turn."""
+    if not seats.correspondence or game.is_over:
+        return
+    player = seats.by_seat()[seat]
+    if player.forfeited:
+        raise Forfeited()
+    waited = clock.waiting_for(game, state, seats.by_seat()) or []
+    if seat in waited and clock.out_of_time(game, seats.players, player, timezone.now()):
+        raise TimeRanOut()
+
+
 def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
     """Mark a player ready for the next round; deal it once every human player is ready."""
     _one_of(user, seat)
@@ -149,13 +167,15 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             raise GameOver()
         if game.phase != engine.ROUND_OVER:
             raise WrongPhase(_("You can only get ready for the next round once a round is scored."))
+        state = restore(game)
+        if user is not None:
+            _check_in_time(game, state, seats, seat)
         humans = [p.seat for p in seats.players if not presence.is_bot(p)]
         ready = sorted({*game.ready, seat})
         everyone = all(s in ready for s in humans)
         # Ready again changes nothing, unless nobody is left to wait for: then it deals.
         if seat in game.ready and not everyone:
             return game.version
-        state = restore(game)
         turn_before = clock.turn_of(state)
         before = game.version
         game.version += 1
@@ -246,6 +266,7 @@ def abort_game(game: Game, lobby: Lobby | None, *, void: bool, resigned=None) ->
     state = restore(game)
     fields = ("status", "voided", "resigned", "finished_at", "bot_due_at", "version")
     _write(game, state, game.version - 1, fields=fields)
+    note_waiting(game, state, presence.seats_of(game))
     announce.game(game, state, {"kind": "aborted"})
     if lobby is not None:
         announce.lobby(lobby.pk)
@@ -261,6 +282,7 @@ def _step_write(game, state, before: int, seats: Seats, turn_before, mover) -> N
     """Schedule the next look (the clock restarts if the turn changed), then write the step."""
     restart = clock.turn_of(state) != turn_before
     _write(game, state, before, reset=schedule(game, state, seats, restart=restart, mover=mover))
+    note_waiting(game, state, seats)
 
 
 def player_seat(seats: Seats, user) -> int:

@@ -37,11 +37,11 @@ def schedule(game: Game, state: engine.Game, seats: Seats, *, restart=False, mov
 
 def next_look(game: Game, state: engine.Game, now, seats: Seats | None = None):
     """The ``bot_due_at`` of ``game`` at ``now``: after the bot delay for a bot (or an away
-    human), else when the human to act turns away or runs out of time; ``None``: nobody."""
+    human), else when the human to act turns away, runs out of time or (correspondence) is
+    to be reminded; ``None``: nobody."""
     if game.status != Game.Status.PLAYING:
         return None
     seats = seats or presence.seats_of(game)
-    ends = clock.deadline(game, seats.players)
     players = seats.by_seat()
     waiting = clock.waiting_for(game, state, players)
     if waiting is None:
@@ -55,8 +55,12 @@ def next_look(game: Game, state: engine.Game, now, seats: Seats | None = None):
         if presence.is_bot(player):
             return soon
         due = presence.away_at(player, grace=seats.grace, since=game.created_at)
+        ends = clock.deadline(game, seats.players, player)
         if ends is not None:
             due = min(due, ends)
+        remind = clock.reminder_at(game, seats.players, player) if seats.correspondence else None
+        if remind is not None and remind > now:
+            due = min(due, remind)
         times.append(max(due, soon))
     return min(times, default=None)
 
@@ -68,16 +72,18 @@ def game_lock_due(*, game_id: int, now) -> tuple[Game, engine.Game] | None:
     return None if game is None else (game, restore(game))
 
 
-def game_reschedule(*, game_id: int, delay: float | None = None) -> None:
-    """The runner looks at game ``game_id`` again in ``delay`` seconds, or when its state says."""
+def game_reschedule(*, game_id: int, delay: float | None = None, now=None) -> None:
+    """The runner looks at game ``game_id`` again in ``delay`` seconds, or when its state says
+    (as of ``now``, default now)."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = locks.game(game_id)
         if game.is_over:
             game.bot_due_at = None
         elif delay is None:
-            game.bot_due_at = next_look(game, restore(game), timezone.now())
+            game.bot_due_at = next_look(game, restore(game), now)
         else:
-            game.bot_due_at = timezone.now() + timedelta(seconds=delay)
+            game.bot_due_at = now + timedelta(seconds=delay)
         game.save(update_fields=["bot_due_at"])
 
 
@@ -87,4 +93,14 @@ def game_seat_timed_out(*, game_id: int, seat: int) -> None:
         locks.game(game_id)
         GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(
             timeouts=F("timeouts") + 1
+        )
+
+
+def game_seat_forfeit(*, game_id: int, seat: int) -> None:
+    """The clock of a correspondence game whose lobby says so ran out on ``seat``: that player
+    loses (ranked last) and the medium bot plays the seat from now on."""
+    with transaction.atomic():
+        locks.game(game_id)
+        GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(
+            forfeited=True
         )
