@@ -8,20 +8,26 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.names import short_name
-from games import selectors
+from games import clock, selectors
 from games.labels import player_label
+from games.models import Vacation
 
 
 def awaiting(user, now=None) -> list[dict]:
     """The games waiting for ``user``, the most urgent first: each with its lobby, the names of
-    the other players and when its time for this move runs out (``None``: no clock)."""
+    the other players and when its time for this move runs out (``None``: no clock), their
+    vacations since the turn began added as the clock adds them."""
     now = now or timezone.now()
+    games = list(selectors.games_awaiting(user))
+    starts = [g.turn_started_at for g in games if g.turn_started_at is not None]
+    vacations = _vacations(user, min(starts)) if starts else []
     rows = []
-    for game in selectors.games_awaiting(user):
+    for game in games:
         lobby = game.lobby
         deadline = None
         if lobby.move_days and game.turn_started_at is not None:
             deadline = game.turn_started_at + timedelta(days=lobby.move_days)
+            deadline += clock.paused(vacations, game.turn_started_at)  # as games.clock counts
         rows.append(
             {
                 "game": game,
@@ -37,6 +43,13 @@ def awaiting(user, now=None) -> list[dict]:
             }
         )
     return rows
+
+
+def _vacations(user, since) -> list[tuple]:
+    """``user``'s vacations that ended after ``since``, as ``(start, end)``; one running now
+    counts to its planned end, as the clock's deadline does."""
+    found = Vacation.objects.filter(user=user.pk, ends_at__gt=since)
+    return list(found.values_list("starts_at", "ends_at"))
 
 
 def newest(rows: list[dict]) -> dict | None:

@@ -86,6 +86,7 @@ def test_the_your_turn_list_and_count_follow_the_opponents_move(
     page.locator("#notify-me").click()
     page.get_by_text("This browser will tell you when it is your turn.").wait_for()
     page.wait_for_function("() => window.localStorage.getItem('skyjo-notify') === '1'")
+    assert page.locator("#notify-me").is_hidden()  # asked once: the state says so instead
     page.evaluate("() => { window.__hidden = true; }")
 
     moves_on_the_server(daphne_server, game, bob, 1)  # bob moves: the game waits for alice
@@ -98,7 +99,8 @@ def test_the_your_turn_list_and_count_follow_the_opponents_move(
     assert "left" in item.locator(".time-left").inner_text()
     assert page.evaluate("() => window.__notes") == ["Your turn in Test table"]
     page.evaluate("() => { window.__hidden = false; }")
-    page.screenshot(path=screenshot_dir / "correspondence-your-turn.png", full_page=True)
+    page.locator("#your-turn").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "correspondence-your-turn.png")
 
     # The link leads to the game, which says it is played by correspondence, its clock in days.
     item.locator("a").click()
