@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import GamePlayer, Lobby
-from games.tests.helpers import start_game
+from games.models import Game, Lobby, Vacation
+from games.tests.e2e.test_browser_correspondence import move_until_not
+from games.tests.helpers import reveal_all, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -76,20 +77,17 @@ def test_the_game_page_says_correspondence_and_counts_days(client, alice, bob):
     assert re.search(r'id="game-pace"[^>]*>Correspondence · 2 days per move<', page)
 
 
-def _waiting(game, user, *, started=None):
-    GamePlayer.objects.filter(game=game, user=user).update(waiting=True)
-    if started is not None:
-        type(game).objects.filter(pk=game.pk).update(turn_started_at=started)
-
-
 def test_the_header_counts_and_the_home_page_lists_the_games_waiting(client, alice, bob):
     game = start_game(alice, bob, move_days=2)
-    game.lobby.name = "Letters"
-    game.lobby.save(update_fields=["name"])
+    Lobby.objects.filter(pk=game.lobby_id).update(name="Letters")
+    users = [alice, bob]
+    reveal_all(game, users)
+    move_until_not(game, users, 0)  # bob's move now
     client.force_login(alice)
     home = client.get(reverse("home")).content.decode()
     assert 'data-count="0"' in home and "No correspondence game is waiting" in home
-    _waiting(game, alice, started=timezone.now() - timedelta(hours=12))
+    move_until_not(game, users, 1)  # alice's move now, her turn begun 12 hours ago
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(hours=12))
     home = client.get(reverse("home")).content.decode()
     assert 'id="turns-count"' in home and 'data-count="1"' in home
     assert 'data-ws-connect="/ws/turns/?list=1"' in home
@@ -102,6 +100,22 @@ def test_the_header_counts_and_the_home_page_lists_the_games_waiting(client, ali
     # Bob is not waited for: his count is 0 and his list empty.
     client.force_login(bob)
     assert 'data-count="0"' in client.get(reverse("home")).content.decode()
+
+
+def test_a_vacation_during_the_turn_adds_to_the_time_left(client, alice, bob):
+    game = start_game(alice, bob, move_days=1)
+    users = [alice, bob]
+    reveal_all(game, users)
+    move_until_not(game, users, 0)
+    move_until_not(game, users, 1)
+    began = timezone.now() - timedelta(hours=20)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=began)
+    client.force_login(alice)
+    item = client.get(reverse("home")).content.decode().split('id="your-turn-list"', 1)[1]
+    assert re.search(r"[34]\xa0hours(, \d+\xa0minutes)? left", item), item
+    Vacation.objects.create(user=alice, starts_at=began, ends_at=began + timedelta(days=2))
+    item = client.get(reverse("home")).content.decode().split('id="your-turn-list"', 1)[1]
+    assert re.search(r"2\xa0days(, [34]\xa0hours)? left", item), item
 
 
 def test_no_count_nor_socket_for_a_visitor(client):
