@@ -60,11 +60,10 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    var link = document.getElementById("turns-link");
-    shown = count();
-    optIn();
-    if (!link) return;
+  // A deferred script runs once the page is parsed, before htmx opens the socket (on
+  // DOMContentLoaded): its first event already stops here.
+  var link = document.getElementById("turns-link");
+  if (link) {
     EVENTS.forEach(function (name) {
       link.addEventListener(name, function (e) {
         if (e.target !== link) return;
@@ -72,5 +71,7 @@
         if (name === "htmx:wsAfterMessage") pushed();
       });
     });
-  });
+  }
+  shown = count();
+  document.addEventListener("DOMContentLoaded", optIn);
 })();
