@@ -93,6 +93,7 @@ def _test_settings(settings, request):
     settings.SKYJO_AUTOPLAY = False
     settings.SKYJO_ANALYSIS_WORKER = False
     settings.SKYJO_PUZZLES_BACKGROUND = False
+    settings.SKYJO_NOTIFICATIONS = False
     settings.SKYJO_WS_HEARTBEAT = 3600
     settings.CACHES = {
         "default": {

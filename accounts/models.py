@@ -48,8 +48,20 @@ class User(AbstractUser):
     rating_mu = models.FloatField(default=25.0, help_text="OpenSkill skill estimate.")
     rating_sigma = models.FloatField(default=25.0 / 3, help_text="OpenSkill uncertainty.")
     rated_games = models.PositiveIntegerField(default=0)
+    corr_rating_mu = models.FloatField(
+        default=25.0, help_text="OpenSkill skill estimate in correspondence games."
+    )
+    corr_rating_sigma = models.FloatField(
+        default=25.0 / 3, help_text="OpenSkill uncertainty in correspondence games."
+    )
+    corr_rated_games = models.PositiveIntegerField(default=0)
 
     PROVISIONAL_GAMES = 5
+    # The fields of each rating (live, correspondence): mu, sigma and rated games.
+    RATING_FIELDS = {
+        "live": ("rating_mu", "rating_sigma", "rated_games"),
+        "correspondence": ("corr_rating_mu", "corr_rating_sigma", "corr_rated_games"),
+    }
 
     @property
     def rating(self) -> int:
@@ -59,6 +71,15 @@ class User(AbstractUser):
     @property
     def rating_is_provisional(self) -> bool:
         return self.rated_games < self.PROVISIONAL_GAMES
+
+    @property
+    def corr_rating(self) -> int:
+        """The shown correspondence rating, kept apart from the live one."""
+        return shown_rating(self.corr_rating_mu, self.corr_rating_sigma)
+
+    @property
+    def corr_rating_is_provisional(self) -> bool:
+        return self.corr_rated_games < self.PROVISIONAL_GAMES
 
     def save(self, *args, **kwargs):
         # A new password ends every session of this player: their sockets close too.

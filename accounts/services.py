@@ -67,14 +67,18 @@ def user_set_language(*, user_id: int, language: str) -> None:
     User.objects.filter(pk=user_id).update(language=language)
 
 
-def user_ratings_update(*, user_ids, rate) -> list[tuple[object, float, float]]:
+def user_ratings_update(*, user_ids, rate, kind: str = "live") -> list[tuple[object, float, float]]:
     """Lock the users ``user_ids`` in id order and write the ``(mu, sigma)`` that
-    ``rate(users)`` returns for each; returns (user, mu before, sigma before) per user."""
+    ``rate(users)`` returns for each into their ``kind`` rating ("live" or "correspondence",
+    ``User.RATING_FIELDS``); ``rate`` reads that rating's fields. Returns (user, mu before,
+    sigma before) per user."""
+    mu_field, sigma_field, games_field = User.RATING_FIELDS[kind]
     users = list(hold(User.objects.filter(pk__in=user_ids)).order_by("pk"))
     changes = []
     for user, (mu, sigma) in zip(users, rate(users), strict=True):
-        changes.append((user, user.rating_mu, user.rating_sigma))
-        user.rating_mu, user.rating_sigma = mu, sigma
-        user.rated_games += 1
-    User.objects.bulk_update(users, ["rating_mu", "rating_sigma", "rated_games"])
+        changes.append((user, getattr(user, mu_field), getattr(user, sigma_field)))
+        setattr(user, mu_field, mu)
+        setattr(user, sigma_field, sigma)
+        setattr(user, games_field, getattr(user, games_field) + 1)
+    User.objects.bulk_update(users, [mu_field, sigma_field, games_field])
     return changes

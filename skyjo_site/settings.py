@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "stats",
     "tournaments",
     "puzzles",
+    "notifications",
     "web",
 ]
 
@@ -343,6 +344,11 @@ SKYJO_ANALYSIS_WORKER = env_bool("SKYJO_ANALYSIS_WORKER", True)
 # The bot runner makes puzzles of analysed public games (puzzles.background); false: only
 # `manage.py make_puzzles` does.
 SKYJO_PUZZLES_BACKGROUND = env_bool("SKYJO_PUZZLES_BACKGROUND", True)
+# E-mails of correspondence games (docs/notifications.md): queued with the game's steps, sent
+# by the bot runner; false: none queued, none sent.
+SKYJO_NOTIFICATIONS = env_bool("SKYJO_NOTIFICATIONS", True)
+# The site's address as e-mails link to it (they have no request to take it from).
+SKYJO_SITE_URL = env_str("SKYJO_SITE_URL", "http://localhost:8000")
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
 SKYJO_WS_HEARTBEAT = env_float("SKYJO_WS_HEARTBEAT", 5, minimum=0.5)

@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("web.chat.urls")),
     path("", include("web.games.urls")),
     path("", include("web.moderation.urls")),
+    path("", include("web.notifications.urls")),
     path("", include("web.analysis.urls")),
     path("", include("web.pwa.urls")),
     path("", include("web.puzzles.urls")),

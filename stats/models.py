@@ -76,12 +76,18 @@ class GameResult(SeatRow):
     total = models.IntegerField()
     won = models.BooleanField()
     place = models.PositiveSmallIntegerField(
-        help_text="1 + the seats with a lower total; the last place for a resigned seat."
+        help_text="1 + the seats with a lower total, forfeited seats left out; the last place "
+        "(the number of players) for a resigned or forfeited seat."
     )
     resigned = models.BooleanField(
         default=False,
         help_text="This player ended the game against bots before its end: a loss, in last "
         "place, whose total is no game's total (no best or worst game).",
+    )
+    forfeited = models.BooleanField(
+        default=False,
+        help_text="This player lost on time in a correspondence game (a bot played on): a loss, "
+        "in last place.",
     )
     rounds = models.PositiveSmallIntegerField()
     finished_at = models.DateTimeField()
@@ -105,10 +111,16 @@ class GameResult(SeatRow):
 
 
 class RatingChange(models.Model):
-    """A player's rating before and after one rated game (their rating history)."""
+    """A player's rating before and after one rated game (their rating history), of the
+    ``kind`` of rating the game moved."""
+
+    class Kind(models.TextChoices):
+        LIVE = "live", "Live"
+        CORRESPONDENCE = "correspondence", "Correspondence"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.LIVE)
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu_after = models.FloatField()

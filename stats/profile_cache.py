@@ -75,7 +75,15 @@ def key(player, viewer) -> str | None:
     token = getattr(player, "stats_token", None)
     if token is None:
         return None
-    shown = (player.rating, player.rating_is_provisional, player.rated_games, player.username)
+    shown = (
+        player.rating,
+        player.rating_is_provisional,
+        player.rated_games,
+        player.corr_rating,
+        player.corr_rating_is_provisional,
+        player.corr_rated_games,
+        player.username,
+    )
     parts = f"{fingerprint()}:{token}:{viewer_kind(player, viewer)}:{get_language()}:{shown}"
     return f"stats:profile:{player.pk}:{hashlib.sha256(parts.encode()).hexdigest()[:32]}"
 

@@ -35,7 +35,10 @@ from stats.models import GameResult, RatingChange, RoundResult
 RECENT_GAMES = 20
 HISTORY_PAGE = 20
 LEADERBOARD_PAGE = 50
-LEADERBOARD_FIELDS = ("id", "username", "rating_mu", "rating_sigma", "rated_games")
+LEADERBOARD_FIELDS = {
+    "live": ("id", "username", "rating_mu", "rating_sigma", "rated_games"),
+    "correspondence": ("id", "username", "corr_rating_mu", "corr_rating_sigma", "corr_rated_games"),
+}
 RATING_POINTS = 200
 OPPONENTS = 5
 OPPONENT_GAMES = 1000
@@ -90,8 +93,9 @@ class Side:
 class Profile:
     people: Side
     bots: Side
-    rating_history: list[dict]
+    rating_history: list[dict]  # the live rating's changes, oldest first
     opponents: list[dict]
+    corr_rating_history: list[dict] = field(default_factory=list)  # correspondence's
 
 
 def player_profile(user, *, viewer=None) -> Profile:
@@ -160,12 +164,31 @@ def player_profile(user, *, viewer=None) -> Profile:
     changes = RatingChange.objects.filter(
         visible(user, viewer, "game__lobby__is_public"), user=user
     )
-    history = list(
-        changes.order_by("-rated_at", "-game_id").values(
-            "rating_before", "rating_after", "rated_at", "game_id"
-        )[:RATING_POINTS]
-    )[::-1]
-    return Profile(sides[False], sides[True], history, _opponents(user, viewer))
+    history = _rating_histories(changes)
+    return Profile(
+        sides[False],
+        sides[True],
+        history[RatingChange.Kind.LIVE],
+        _opponents(user, viewer),
+        history[RatingChange.Kind.CORRESPONDENCE],
+    )
+
+
+def _rating_histories(changes) -> dict[str, list[dict]]:
+    """{kind: the last ``RATING_POINTS`` of ``changes`` of that kind, oldest first}: one query
+    (UNION ALL) where the database allows, else one per kind."""
+    parts = [
+        changes.filter(kind=kind)
+        .values("kind", "rating_before", "rating_after", "rated_at", "game_id")
+        .order_by("-rated_at", "-game_id")[:RATING_POINTS]
+        for kind in RatingChange.Kind.values
+    ]
+    if connection.features.supports_slicing_ordering_in_compound:
+        found = list(parts[0].union(*parts[1:], all=True))
+    else:
+        found = [row for part in parts for row in part]
+    found.sort(key=lambda row: (row["rated_at"], row["game_id"]))
+    return {kind: [row for row in found if row["kind"] == kind] for kind in RatingChange.Kind}
 
 
 def _extremes(rows, column: str, recent: str) -> dict:
@@ -272,12 +295,14 @@ def player_history(user, *, viewer=None, page: object = 1) -> HistoryPage:
 HISTORY_FIELDS = (
     "total",
     "won",
+    "forfeited",
     "game",
     "game__status",
     "game__resigned",
     "game__created_at",
     "game__lobby",
     "game__lobby__name",
+    "game__lobby__move_days",
 )
 
 
@@ -306,24 +331,32 @@ def _history(user, viewer):
 
 
 def leaderboard(
-    *, period: str = "all", min_games: int = 1, search: str = "", page: object = 1, viewer=None
+    *,
+    period: str = "all",
+    min_games: int = 1,
+    search: str = "",
+    page: object = 1,
+    viewer=None,
+    kind: str = "live",
 ):
-    """A page of the rated, active, unbanned users by rating, each with ``rank`` (ties share
-    one), the page with the ``viewer``'s ``my_rank`` (None: not on it): two queries."""
+    """A page of the rated, active, unbanned users by their ``kind`` rating ("live" or
+    "correspondence"), each with ``rank`` (ties share one), the page with the ``viewer``'s
+    ``my_rank`` (None: not on it): two queries."""
+    mu, sigma, rated_games = get_user_model().RATING_FIELDS[kind]
     users = get_user_model().objects.filter(is_active=True, is_banned=False)
-    players = users.filter(rated_games__gte=max(1, min_games))
+    players = users.filter(**{f"{rated_games}__gte": max(1, min_games)})
     if period == "30d":
         since = timezone.now() - timedelta(days=30)
-        changes = RatingChange.objects.filter(user=OuterRef("pk"), rated_at__gte=since)
+        changes = RatingChange.objects.filter(user=OuterRef("pk"), kind=kind, rated_at__gte=since)
         players = players.filter(Exists(changes))
-    players = players.annotate(score=F("rating_mu") - 3 * F("rating_sigma"))  # as shown
+    players = players.annotate(score=F(mu) - 3 * F(sigma))  # as shown
     sums = {"count": Count("pk", filter=Q(username__icontains=search) if search else None)}
     if viewer is not None and viewer.is_authenticated:
         mine = players.filter(pk=viewer.pk).values_list("score", flat=True)
         sums["on"] = Count("pk", filter=Q(pk=viewer.pk))
         sums["better"] = Count("pk", filter=Q(score__gt=Subquery(mine)))
     counts = players.aggregate(**sums)
-    rows = players.only(*LEADERBOARD_FIELDS).annotate(
+    rows = players.only(*LEADERBOARD_FIELDS[kind]).annotate(
         rank=Window(Rank(), order_by=F("score").desc())
     )
     if search:

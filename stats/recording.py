@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from django.utils import timezone
 
-from accounts.models import shown_rating
+from accounts.models import User, shown_rating
 from games.engine import COLUMNS
 from games.models import Lobby
 from stats.models import GameResult, ProfileVersion, RatingChange, RoundResult
@@ -19,18 +19,34 @@ def columns_removed(cards: list) -> int:
 
 
 def _seat(p, players) -> dict:
-    """The columns of a SeatRow of GamePlayer ``p`` among ``players``."""
-    with_bots = any(other.bot_level for other in players)
-    seat = {"game_id": p.game_id, "seat": p.seat, "user_id": p.user_id, "is_bot": bool(p.bot_level)}
+    """The columns of a SeatRow of GamePlayer ``p`` among ``players``. A forfeited seat stays
+    its player's (the bot that played on in it makes no game "with bots")."""
+    with_bots = any(_is_bot(other) for other in players)
+    seat = {"game_id": p.game_id, "seat": p.seat, "user_id": p.user_id, "is_bot": _is_bot(p)}
     return {**seat, "player_count": len(players), "with_bots": with_bots}
 
 
+def _is_bot(p) -> bool:
+    return bool(p.bot_level) and not p.forfeited
+
+
+def place(p, players, resigned: int | None = None) -> int:
+    """``p``'s place: 1 + the seats with a lower total among those that neither resigned nor
+    forfeited; the last place (the number of players) for a resigned or forfeited seat, shared
+    by every such seat whatever its total."""
+    if p.seat == resigned or p.forfeited:
+        return len(players)
+    ranked = [o.total for o in players if o.seat != resigned and not o.forfeited]
+    return 1 + sum(t < p.total for t in ranked)
+
+
 def round_scored(*, game, state, players, **kwargs) -> None:
-    """Rows for the round ``state`` has just scored (one INSERT)."""
+    """Rows for the round ``state`` has just scored (one INSERT). A seat forfeited by then was
+    played by the bot: its row is the bot's (no user), not its player's."""
     result, now, turned = state.results[-1], timezone.now(), state.turned_at_end
     RoundResult.objects.bulk_create(
         RoundResult(
-            **_seat(p, players),
+            **{**_seat(p, players), **({"user_id": None, "is_bot": True} if p.forfeited else {})},
             number=len(state.results),
             score=result.scores[p.seat],
             raw=result.raw[p.seat],
@@ -46,20 +62,21 @@ def round_scored(*, game, state, players, **kwargs) -> None:
 
 def game_finished(*, game, players, rounds: int, resigned: int | None = None, **kwargs) -> None:
     """The game's rows, and its rounds counted: it finished, or the player in seat
-    ``resigned`` ended it (last place, whatever their total)."""
+    ``resigned`` ended it (last place, whatever their total). A forfeited seat (lost on time
+    in a correspondence game) is last too, and never won."""
     now = timezone.now()
     is_public = Lobby.objects.filter(pk=game.lobby_id).values_list("is_public", flat=True).first()
     is_public = bool(is_public)
     RoundResult.objects.filter(game_id=game.pk).update(counted=True, is_public=is_public)
-    totals = [p.total for p in players if p.seat != resigned]
     GameResult.objects.bulk_create(
         GameResult(
             **_seat(p, players),
             is_public=is_public,
             total=p.total,
-            won=p.won,
-            place=len(players) if p.seat == resigned else 1 + sum(t < p.total for t in totals),
+            won=p.won and not p.forfeited,
+            place=place(p, players, resigned),
             resigned=p.seat == resigned,
+            forfeited=p.forfeited,
             rounds=rounds,
             finished_at=now,
         )
@@ -86,21 +103,29 @@ def figures_changed(user_ids: Iterable[int | None]) -> None:
         )
 
 
-def ratings_changed(*, game_id: int, changes: list[tuple[object, float, float]]) -> None:
-    """Snapshots of a rated game: ``changes``: (user with the new rating, mu and sigma before)."""
+def ratings_changed(
+    *, game_id: int, changes: list[tuple[object, float, float]], kind: str = "live"
+) -> None:
+    """Snapshots of a rated game in its ``kind`` of rating: ``changes``: (user with the new
+    rating, mu and sigma before)."""
     now = timezone.now()
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            user_id=user.pk,
-            game_id=game_id,
-            mu_before=mu,
-            sigma_before=sigma,
-            mu_after=user.rating_mu,
-            sigma_after=user.rating_sigma,
-            rating_before=shown_rating(mu, sigma),
-            rating_after=shown_rating(user.rating_mu, user.rating_sigma),
-            rated_at=now,
+    mu_field, sigma_field, _ = User.RATING_FIELDS[kind]
+    rows = []
+    for user, mu, sigma in changes:
+        mu_after, sigma_after = getattr(user, mu_field), getattr(user, sigma_field)
+        rows.append(
+            RatingChange(
+                user_id=user.pk,
+                game_id=game_id,
+                kind=kind,
+                mu_before=mu,
+                sigma_before=sigma,
+                mu_after=mu_after,
+                sigma_after=sigma_after,
+                rating_before=shown_rating(mu, sigma),
+                rating_after=shown_rating(mu_after, sigma_after),
+                rated_at=now,
+            )
         )
-        for user, mu, sigma in changes
-    )
+    RatingChange.objects.bulk_create(rows)
     figures_changed(user.pk for user, _, _ in changes)

@@ -1,6 +1,6 @@
 """The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
 steps the tournaments (once a second), then one finished game's analysis and one analysed
-game's puzzles, for ever."""
+game's puzzles, then the e-mails due (notifications.outbox), for ever."""
 
 import asyncio
 import logging
@@ -15,6 +15,7 @@ from django.db import close_old_connections
 from analysis.services import analysis_tick
 from core.errors import DATABASE_DOWN, one_line
 from games import autoplay
+from notifications import outbox
 from puzzles.background import puzzles_tick
 from tournaments.services import tournaments_tick
 
@@ -57,6 +58,8 @@ def _tick() -> None:
         _tournaments()
         analysis_tick()  # then one finished game's post-game analysis (analysis/)
         puzzles_tick()  # and the puzzles of one analysed game (puzzles/)
+        outbox.digest_tick()  # the daily digests, once a day (notifications/)
+        outbox.send_due()  # and the e-mails due
     finally:
         close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
 

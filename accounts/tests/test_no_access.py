@@ -29,6 +29,7 @@ OPEN = (
     "manifest.webmanifest",  # the installable app (web/pwa): nothing of a player in them
     "sw.js",
     "offline/",
+    "notifications/unsubscribe/<str:token>/",  # an e-mail's signed link: the token is its proof
 )
 
 

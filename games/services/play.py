@@ -334,6 +334,11 @@ def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:
         scored_at=timezone.now(),
     )
     winners = set(state.winners)
+    lost_on_time = {p.seat for p in seats.players if p.forfeited}
+    if lost_on_time:  # the best of the others win
+        rest = [p.seat for p in seats.players if p.seat not in lost_on_time]
+        best = min((state.totals[s] for s in rest), default=None)
+        winners = {s for s in rest if state.totals[s] == best}
     for player in seats.players:
         player.total = state.totals[player.seat]
         player.won = player.seat in winners

@@ -11,18 +11,22 @@ from tournaments import selectors as tournament_selectors
 from web.stats import charts
 
 PERIODS = ("all", "30d")
+KINDS = ("live", "correspondence")
 MIN_GAMES = (1, 5, 20, 100)
 
 
-def rating_chart(history: list[dict]) -> dict:
-    """The rating history's chart and its text alternative."""
+def rating_chart(history: list[dict], *, correspondence: bool = False) -> dict:
+    """The rating history's chart and its text alternative (of the live rating, or of the
+    correspondence one)."""
     if not history:
         return {}
     values = [history[0]["rating_before"]] + [h["rating_after"] for h in history]
     labels = [""] + [h["rated_at"].strftime("%d.%m") for h in history]
     return {
-        "chart": charts.line_chart([(_("Rating"), values)], labels),
-        "title": _("Rating history"),
+        "chart": charts.line_chart(
+            [(_("Correspondence rating") if correspondence else _("Rating"), values)], labels
+        ),
+        "title": _("Correspondence rating history") if correspondence else _("Rating history"),
         "description": _(
             "Rating over the last %(games)d rated games: from %(first)d to %(last)d, "
             "highest %(high)d, lowest %(low)d."
@@ -72,6 +76,7 @@ def profile(request, username):
             "player": player,
             "profile": figures,
             "rating": rating_chart(figures.rating_history),
+            "corr_rating": rating_chart(figures.corr_rating_history, correspondence=True),
         }
         context["sides"] = [(*side, distribution_chart(side[2].distribution)) for side in sides]
         return render_to_string("stats/profile_stats.html", context) + tournaments
@@ -105,8 +110,10 @@ def leaderboard(request):
     """The rating leaderboard, paged and filtered in SQL, with the viewer's rank."""
     period = _choice(request.GET.get("period"), PERIODS, "all")
     min_games = _choice(request.GET.get("min"), MIN_GAMES, 1)
+    kind = _choice(request.GET.get("kind"), KINDS, "live")
     search = request.GET.get("q", "").strip()[:40]
     page = queries.leaderboard(
+        kind=kind,
         period=period,
         min_games=min_games,
         search=search,
@@ -117,12 +124,14 @@ def leaderboard(request):
     context = {
         "page": page,
         "me": request.user.pk,
+        "kind": kind,
+        "kinds": [("live", _("Live ratings")), ("correspondence", _("Correspondence ratings"))],
         "period": period,
         "min_games": min_games,
         "search": search,
         "my_rank": my_rank,
         "my_page": (my_rank - 1) // queries.LEADERBOARD_PAGE + 1 if my_rank else None,
         "min_choices": MIN_GAMES,
-        "query": urlencode({"q": search, "period": period, "min": min_games}) + "&",
+        "query": urlencode({"kind": kind, "q": search, "period": period, "min": min_games}) + "&",
     }
     return render(request, "accounts/leaderboard.html", context)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from web.notifications import views
+
+app_name = "notifications"
+
+urlpatterns = [
+    path("notifications/settings/", views.settings_page, name="settings"),
+    path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+]
