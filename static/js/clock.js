@@ -1,7 +1,7 @@
-/* The turn clock's countdowns: the board's (#turn-clock) and, in the sticky controls, the
-   player's own (#my-clock), each counted down to its data-deadline (milliseconds since the
-   epoch, server time). The server plays the turn when it runs out;
-   this only shows it. #game's data-server-now (the page's render time) corrects this
+/* The turn clock's countdowns (a correspondence game's count days): the board's (#turn-clock)
+   and, in the sticky controls, the player's own (#my-clock), each counted down to its
+   data-deadline (milliseconds since the epoch, server time). The server plays the turn when it
+   runs out; this only shows it. #game's data-server-now (the page's render time) corrects this
    browser's clock, so a clock that is off by minutes still counts the right seconds. It is
    compared with the moment the page's first byte arrived, not with when this script ran: a
    page that took seconds to load would otherwise gain those seconds. */
@@ -19,11 +19,20 @@
     var left = Math.max(0, Math.ceil((deadline - (Date.now() + offset)) / 1000));
     var most = parseInt(el.dataset.seconds, 10);  // a clock never shows more than a whole turn
     if (!isNaN(most)) left = Math.min(left, most);
-    var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    var text = format(left);
     var out = el.querySelector(".clock-left");
     if (out && out.textContent !== text) out.textContent = text;
     el.dataset.left = String(left);
     el.classList.toggle("clock-low", left <= LOW);
+  }
+
+  // As web.games.rendering.left_text: "m:ss" under an hour, else "5h 07m" or "2d 03h" (a
+  // correspondence clock counts days).
+  function two(n) { return String(n).padStart(2, "0"); }
+  function format(left) {
+    if (left >= 86400) return Math.floor(left / 86400) + "d " + two(Math.floor(left % 86400 / 3600)) + "h";
+    if (left >= 3600) return Math.floor(left / 3600) + "h " + two(Math.floor(left % 3600 / 60)) + "m";
+    return Math.floor(left / 60) + ":" + two(left % 60);
   }
 
   function pageArrived() {

@@ -226,9 +226,19 @@ def clock_context(public: dict | None) -> dict | None:
 
 
 def countdown(deadline_ms: int) -> dict:
-    """The deadline, and the seconds left and their "m:ss" as rendered now."""
+    """The deadline, and the seconds left and their text as rendered now (:func:`left_text`)."""
     left = max(0, math.ceil(deadline_ms / 1000 - timezone.now().timestamp()))
-    return {"deadline_ms": deadline_ms, "seconds": left, "left": f"{left // 60}:{left % 60:02d}"}
+    return {"deadline_ms": deadline_ms, "seconds": left, "left": left_text(left)}
+
+
+def left_text(left: int) -> str:
+    """Seconds left as the ticker shows them: "m:ss" under an hour, else "5h 07m" or "2d 03h"
+    (a correspondence clock; static/js/clock.js writes the same in the page's language)."""
+    if left >= 86400:
+        return f"{left // 86400}d {left % 86400 // 3600:02d}h"
+    if left >= 3600:
+        return f"{left // 3600}h {left % 3600 // 60:02d}m"
+    return f"{left // 60}:{left % 60:02d}"
 
 
 def grid_html(

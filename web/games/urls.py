@@ -3,7 +3,7 @@ from django.views.generic import TemplateView
 
 from games import services
 from web.games import replay as replay_views
-from web.games import views
+from web.games import vacation, views
 
 app_name = "games"
 BOTS = "lobbies/<id:lobby_id>/bots/<id:seat_index>/"
@@ -29,4 +29,5 @@ urlpatterns = [
     path("games/<id:game_id>/replay/", replay_views.game_replay, name="replay"),
     path("games/<id:game_id>/rematch/", views.game_rematch, name="rematch"),
     path("games/<id:game_id>/end/", views.game_abandon, name="abandon"),
+    path("vacation/", vacation.vacation, name="vacation"),
 ]

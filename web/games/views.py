@@ -13,13 +13,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import NotAPlayer, NotFound, ServiceError
 from games import records, selectors, services
-from games.models import MAX_SEATS, MIN_SEATS, TURN_CLOCKS, Game, Lobby
+from games.models import MAX_SEATS, MIN_SEATS, MOVE_DAYS, TURN_CLOCKS, Game, Lobby
 from puzzles import selectors as puzzles_selectors
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
@@ -83,6 +83,27 @@ TURN_CLOCK_CHOICES = [
 ]
 
 
+LIVE, CORRESPONDENCE = "live", "correspondence"
+PACE_CHOICES = [
+    (LIVE, gettext_lazy("Live: everyone at the table now")),
+    (CORRESPONDENCE, gettext_lazy("Correspondence: a move when you like, over days")),
+]
+MOVE_DAY_CHOICES = [
+    (d, format_lazy(ngettext_lazy("{n} day", "{n} days", d), n=d)) for d in MOVE_DAYS
+]
+MOVE_DAYS_ERROR = format_lazy(
+    gettext_lazy("The time per move is {days} days."), days=", ".join(map(str, MOVE_DAYS))
+)
+ON_TIMEOUT_CHOICES = [
+    (Lobby.OnTimeout.BOT, gettext_lazy("The medium bot plays the turn")),
+    (
+        Lobby.OnTimeout.FORFEIT,
+        gettext_lazy("The player loses and the game goes on without them"),
+    ),
+]
+ON_TIMEOUT_ERROR = gettext_lazy("When time runs out, the bot plays the turn or the player loses.")
+
+
 def _checked(label) -> forms.BooleanField:
     return forms.BooleanField(label=label, required=False, initial=True)
 
@@ -116,6 +137,53 @@ class LobbyForm(forms.Form):
             "that turn. Off: players may take as long as they like."
         ),
     )
+    # Live (a turn clock in seconds) or correspondence (days per move, a game over days).
+    pace = forms.ChoiceField(
+        label=gettext_lazy("How to play"),
+        choices=PACE_CHOICES,
+        widget=forms.RadioSelect,
+        required=False,
+        initial=LIVE,
+        error_messages={"invalid_choice": gettext_lazy("Choose live or correspondence.")},
+    )
+    move_days = forms.TypedChoiceField(
+        label=gettext_lazy("Time per move (correspondence)"),
+        choices=MOVE_DAY_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=2,
+        error_messages={"invalid_choice": MOVE_DAYS_ERROR},
+    )
+    on_timeout = forms.ChoiceField(
+        label=gettext_lazy("When time runs out (correspondence)"),
+        choices=ON_TIMEOUT_CHOICES,
+        widget=forms.RadioSelect,
+        required=False,
+        initial=Lobby.OnTimeout.BOT,
+        error_messages={"invalid_choice": ON_TIMEOUT_ERROR},
+    )
+
+    field_order = [
+        "name", "seat_count", "is_public", "end_score", "double_on_tie",
+        "final_reveal_clears_columns", "pace", "turn_clock", "move_days", "on_timeout",
+    ]  # fmt: skip
+
+    def clean(self):
+        """A live lobby has no days per move; a correspondence one no turn clock (its days)."""
+        data = super().clean()
+        if data.get("pace") == CORRESPONDENCE:
+            if not data.get("move_days"):
+                self.add_error("move_days", MOVE_DAYS_ERROR)
+            data["turn_clock"] = 0
+        else:
+            data["move_days"] = 0
+        data["on_timeout"] = data.get("on_timeout") or Lobby.OnTimeout.BOT
+        return data
+
+    def lobby_kwargs(self) -> dict:
+        """The cleaned data as ``games.services.lobby_create`` takes it."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "pace"}
 
 
 @login_required
@@ -124,7 +192,7 @@ def lobby_list(request):
     form = LobbyForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         try:
-            lobby = services.lobby_create(host=request.user, **form.cleaned_data)
+            lobby = services.lobby_create(host=request.user, **form.lobby_kwargs())
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
