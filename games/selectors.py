@@ -68,6 +68,24 @@ def games_awaiting(user, limit: int = 50):
     )
 
 
+def games_awaiting_deadlines(user, limit: int = 50) -> list[tuple[Game, datetime | None]]:
+    """:func:`games_awaiting` with when ``user``'s time for each runs out (their vacations
+    counted as the clock counts them; ``None``: no clock), the most urgent first."""
+    games = list(games_awaiting(user, limit))
+    starts = [g.turn_started_at for g in games if g.turn_started_at is not None]
+    vacations = Vacation.objects.filter(user=user.pk, ends_at__gt=min(starts)) if starts else []
+    spans = [(v.starts_at, v.ends_at) for v in vacations]
+    found = []
+    for game in games:
+        players = list(game.players.all())
+        for player in players:
+            player.turn_clock = game.lobby.clock_seconds
+        mine = next(p for p in players if p.user_id == user.pk)
+        mine.vacations = spans
+        found.append((game, clock.deadline(game, players, mine)))
+    return found
+
+
 def games_awaiting_count(user_id: int) -> int:
     """How many correspondence games wait for user ``user_id`` (the header's count)."""
     return GamePlayer.objects.filter(

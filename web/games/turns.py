@@ -2,54 +2,32 @@
 count on every page, the home page's list, and what the turns socket pushes (the same partials,
 swapped out of band by their ids)."""
 
-from datetime import timedelta
-
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.names import short_name
-from games import clock, selectors
+from games import selectors
 from games.labels import player_label
-from games.models import Vacation
 
 
 def awaiting(user, now=None) -> list[dict]:
     """The games waiting for ``user``, the most urgent first: each with its lobby, the names of
-    the other players and when its time for this move runs out (``None``: no clock), their
-    vacations since the turn began added as the clock adds them."""
+    the other players and when its time for this move runs out (``None``: no clock)."""
     now = now or timezone.now()
-    games = list(selectors.games_awaiting(user))
-    starts = [g.turn_started_at for g in games if g.turn_started_at is not None]
-    vacations = _vacations(user, min(starts)) if starts else []
     rows = []
-    for game in games:
-        lobby = game.lobby
-        deadline = None
-        if lobby.move_days and game.turn_started_at is not None:
-            deadline = game.turn_started_at + timedelta(days=lobby.move_days)
-            deadline += clock.paused(vacations, game.turn_started_at)  # as games.clock counts
+    for game, deadline in selectors.games_awaiting_deadlines(user):
+        others = (p for p in game.players.all() if p.user_id != user.pk)
         rows.append(
             {
                 "game": game,
-                "lobby": lobby,
-                "opponents": ", ".join(
-                    short_name(player_label(p.name))
-                    for p in game.players.all()
-                    if p.user_id != user.pk
-                ),
+                "lobby": game.lobby,
+                "opponents": ", ".join(short_name(player_label(p.name)) for p in others),
                 "deadline": deadline,
                 "late": deadline is not None and deadline <= now,
                 "started": game.turn_started_at,
             }
         )
     return rows
-
-
-def _vacations(user, since) -> list[tuple]:
-    """``user``'s vacations that ended after ``since``, as ``(start, end)``; one running now
-    counts to its planned end, as the clock's deadline does."""
-    found = Vacation.objects.filter(user=user.pk, ends_at__gt=since)
-    return list(found.values_list("starts_at", "ends_at"))
 
 
 def newest(rows: list[dict]) -> dict | None:
