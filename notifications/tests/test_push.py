@@ -5,6 +5,7 @@ signed with the site's VAPID key, once per row; a subscription gone (410) is del
 import base64
 import json
 import os
+import socket
 import threading
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -296,8 +297,11 @@ def test_a_failing_push_service_is_noted_and_the_mail_still_goes(service, game, 
     assert "500" in PushSubscription.objects.get().last_error
 
 
-def test_a_push_service_that_does_not_answer_fails_nothing(settings, service, game, bob):
-    browser = Browser("http://127.0.0.1:9/push")  # the discard port: nothing listens
+def test_a_push_service_that_does_not_answer_fails_nothing(game, bob):
+    with socket.socket() as closed:  # a port that nothing listens on once it is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    browser = Browser(f"http://127.0.0.1:{port}/push")
     _post(_client(bob), SUBSCRIBE, browser.subscription())
     wait(game, bob)
     assert outbox.send_due() == 1 and len(mail.outbox) == 1
