@@ -1,14 +1,17 @@
 """The receivers of the games signals (connected in apps.py): they queue the e-mails as outbox
 rows inside the game step's transaction, so that a step saved is a mail queued, and a step
-rolled back queues nothing. SKYJO_NOTIFICATIONS=false: nothing is queued."""
+rolled back queues nothing; a row is also pushed to the player's devices (push.py), so a player
+without an e-mail address but with a device subscribed gets one too. SKYJO_NOTIFICATIONS=false:
+nothing is queued."""
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
-from notifications import selectors
+from notifications import push, selectors
 from notifications.models import Outbox
 
 
@@ -27,7 +30,10 @@ def _queue(game, deadlines: dict, kind: str) -> None:
     if not settings.SKYJO_NOTIFICATIONS or not deadlines:
         return
     now = timezone.now()
-    users = get_user_model().objects.filter(pk__in=list(deadlines)).exclude(email="")
+    reachable = ~Q(email="")
+    if push.offered():
+        reachable |= Q(push_subscriptions__isnull=False)
+    users = get_user_model().objects.filter(reachable, pk__in=list(deadlines)).distinct()
     prefs = selectors.preferences_of([u.pk for u in users])
     turn = game.turn_started_at.isoformat() if game.turn_started_at else ""
     rows = [

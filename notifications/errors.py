@@ -32,3 +32,13 @@ class UsedUnsubscribeLink(BadUnsubscribeLink):
         "This unsubscribe link was already used (each works once): nothing was changed. "
         "Your e-mail settings are on the site."
     )
+
+
+class InvalidPushSubscription(ServiceError):
+    code = "invalid_push_subscription"
+    default_message = _("This browser's push subscription is not valid: nothing was saved.")
+
+
+class PushUnavailable(ServiceError):
+    code = "push_unavailable"
+    default_message = _("Notifications on devices are not offered on this site.")

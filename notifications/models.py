@@ -77,3 +77,24 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to user {self.user_id} ({self.state})"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its PushSubscription.toJSON()): the outbox's turn and
+    reminder rows are pushed to each of the player's (docs/notifications.md, "Web Push")."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True, help_text="The push service's URL.")
+    p256dh = models.CharField(max_length=100, help_text="The browser's P-256 key (base64url).")
+    auth = models.CharField(max_length=40, help_text="The browser's auth secret (base64url).")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_pushed_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True, help_text="The last push's error.")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of user {self.user_id}"

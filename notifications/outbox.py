@@ -5,6 +5,7 @@ mail server hears of the row (docs/notifications.md, "At most once")."""
 
 import logging
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -13,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from core.text import one_line
-from notifications import content, selectors
+from notifications import content, push, selectors
 from notifications.models import Outbox
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,13 @@ def _cut_off(row: Outbox) -> None:
     log.warning("notifications: outbox row %s was cut off while sending", row.pk)
 
 
+class Pushed(NamedTuple):
+    """A turn or reminder pushed to a device of a player without an e-mail address."""
+
+    title: str
+    body: str
+
+
 def _send(row: Outbox, now) -> int:
     try:
         message = _message(row)
@@ -73,6 +81,11 @@ def _send(row: Outbox, now) -> int:
     if isinstance(message, str):
         _finish(row, Outbox.State.SKIPPED, error=message)
         return 0
+    if isinstance(message, Pushed):
+        note = "Pushed only: the player has no e-mail address."
+        sent = {"sent_at": timezone.now(), "subject": message.title[:200], "body": message.body}
+        _finish(row, Outbox.State.SENT, error=note, **sent)
+        return 1
     try:
         message.send()
     except OSError as exc:  # smtplib's errors included
@@ -88,11 +101,14 @@ def _send(row: Outbox, now) -> int:
     return 1
 
 
-def _message(row: Outbox) -> mail.EmailMessage | str:
-    """The e-mail of ``row`` in its language, or why it is no longer sent."""
+def _message(row: Outbox) -> mail.EmailMessage | Pushed | str:
+    """The e-mail of ``row`` in its language, or why it is no longer sent. A turn or reminder
+    is pushed to the player's devices here too, on the row's first claim only (a retry of the
+    e-mail pushes nothing again); a player without an e-mail address gets :class:`Pushed` if a
+    device took it."""
     user = row.user
     pref = selectors.preference_of(user.pk)
-    if not user.email or not user.is_active:
+    if not user.is_active or not (user.email or row.kind != Outbox.Kind.DIGEST):
         return "The player has no e-mail address now."
     if not _wanted(pref, row.kind):
         return "The player turned this kind of e-mail off."
@@ -103,11 +119,25 @@ def _message(row: Outbox) -> mail.EmailMessage | str:
             return "The game no longer waits for the player."
         else:
             game = selectors.game_with_lobby(row.game_id)
+            pushed = _push(row, game)
+            if not user.email:
+                return pushed or "The player has no e-mail address now."
             made = content.game_mail(row, game, generation=pref.token_generation)
     if made is None:
         return "No game waits for the player now."
     subject, body, headers = made
     return mail.EmailMessage(one_line(subject), body, None, [user.email], headers=headers)
+
+
+def _push(row: Outbox, game) -> Pushed | None:
+    """Push the turn or reminder of ``row`` on its first claim; what was pushed, if a device
+    took it."""
+    if row.attempts != 1:
+        return None
+    data = push.notice(row, game)
+    if not push.send(user_id=row.user_id, data=data, deadline=row.deadline):
+        return None
+    return Pushed(data["title"], data["body"])
 
 
 def _wanted(pref, kind: str) -> bool:

@@ -1,7 +1,9 @@
 """Settings from the environment (docs/configuration.md). Unset, the site runs in development:
 DEBUG, SQLite, the in-memory layer, console e-mail; DEBUG=false requires a secret and hosts."""
 
+import base64
 import os
+import re
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -349,6 +351,32 @@ SKYJO_PUZZLES_BACKGROUND = env_bool("SKYJO_PUZZLES_BACKGROUND", True)
 SKYJO_NOTIFICATIONS = env_bool("SKYJO_NOTIFICATIONS", True)
 # The site's address as e-mails link to it (they have no request to take it from).
 SKYJO_SITE_URL = env_str("SKYJO_SITE_URL", "http://localhost:8000")
+# Web Push (docs/notifications.md, "Web Push"): offered only when both VAPID keys are set, as
+# `manage.py make_vapid_keys` prints them; the subject is a contact for the push services
+# (mailto: or https://host; unset: mailto: and DEFAULT_FROM_EMAIL's address).
+SKYJO_VAPID_PUBLIC_KEY = env_str("SKYJO_VAPID_PUBLIC_KEY", "")
+SKYJO_VAPID_PRIVATE_KEY = env_str("SKYJO_VAPID_PRIVATE_KEY", "")
+if bool(SKYJO_VAPID_PUBLIC_KEY) != bool(SKYJO_VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "SKYJO_VAPID_PUBLIC_KEY and SKYJO_VAPID_PRIVATE_KEY are set together or not at all."
+    )
+for _name, _size in (("SKYJO_VAPID_PUBLIC_KEY", 65), ("SKYJO_VAPID_PRIVATE_KEY", 32)):
+    _value = os.environ.get(_name, "").strip()
+    _padded = _value + "=" * (-len(_value) % 4)
+    if _value and not (
+        re.fullmatch(r"[A-Za-z0-9_-]+=*", _value)
+        and len(base64.urlsafe_b64decode(_padded)) == _size
+    ):  # the value is not shown: one of them is a secret
+        raise ImproperlyConfigured(
+            f"{_name} is invalid: expected {_size} bytes in base64url (manage.py make_vapid_keys)."
+        )
+SKYJO_VAPID_SUBJECT = env_str("SKYJO_VAPID_SUBJECT", "")
+if SKYJO_VAPID_SUBJECT and not re.fullmatch(r"mailto:\S+@\S+|https://[^/\s]+", SKYJO_VAPID_SUBJECT):
+    raise invalid(
+        "SKYJO_VAPID_SUBJECT", SKYJO_VAPID_SUBJECT, "expected mailto:ADDRESS or https://HOST"
+    )
+# Push endpoints over http or at a local host (an IP address, one label): the tests' and DEBUG's.
+SKYJO_PUSH_INSECURE_ENDPOINTS = DEBUG
 SKYJO_AUTOPLAY_INTERVAL = env_float("SKYJO_AUTOPLAY_INTERVAL", 0.2, minimum=0.01)
 SKYJO_HEARTBEAT = env_float("SKYJO_HEARTBEAT", 15, minimum=1)
 SKYJO_WS_HEARTBEAT = env_float("SKYJO_WS_HEARTBEAT", 5, minimum=0.5)

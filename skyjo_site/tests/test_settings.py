@@ -248,3 +248,31 @@ def test_a_warning_of_django_is_written_to_the_log_once(variables):
     result = _manage("shell", "-v0", "-c", LOG_A_WARNING, **variables)
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("a warning") == 1, result.stderr
+
+
+def test_web_push_is_off_without_keys_and_on_with_both(load):
+    from notifications.push import make_keys
+
+    s = load()
+    assert (s["SKYJO_VAPID_PUBLIC_KEY"], s["SKYJO_VAPID_PRIVATE_KEY"]) == ("", "")
+    assert s["SKYJO_PUSH_INSECURE_ENDPOINTS"] is True  # DEBUG's
+    public, private = make_keys()
+    s = load(SKYJO_VAPID_PUBLIC_KEY=public, SKYJO_VAPID_PRIVATE_KEY=private, **PRODUCTION)
+    assert (s["SKYJO_VAPID_PUBLIC_KEY"], s["SKYJO_VAPID_PRIVATE_KEY"]) == (public, private)
+    assert s["SKYJO_PUSH_INSECURE_ENDPOINTS"] is False
+
+
+@pytest.mark.parametrize(
+    ("variables", "says"),
+    [
+        ({"SKYJO_VAPID_PUBLIC_KEY": "public"}, "set together"),
+        ({"SKYJO_VAPID_PUBLIC_KEY": "a" * 87, "SKYJO_VAPID_PRIVATE_KEY": "b" * 40}, "32 bytes"),
+        ({"SKYJO_VAPID_PUBLIC_KEY": "a" * 20, "SKYJO_VAPID_PRIVATE_KEY": "b" * 43}, "65 bytes"),
+        ({"SKYJO_VAPID_SUBJECT": "admin@example.org"}, "mailto:ADDRESS"),
+        ({"SKYJO_VAPID_SUBJECT": "https://example.org/contact"}, "https://HOST"),
+    ],
+)
+def test_bad_vapid_settings_stop_the_site_without_showing_the_key(load, variables, says):
+    with pytest.raises(ImproperlyConfigured, match=says) as error:
+        load(**variables)
+    assert "b" * 40 not in str(error.value)

@@ -1,10 +1,12 @@
-{% autoescape off %}/* Skyjo Online's service worker (web/pwa/views.py): the static shell and the offline page,
-   nothing else. Navigations go to the network, the offline page when it fails. */
+{% load static %}{% autoescape off %}/* Skyjo Online's service worker (web/pwa/views.py): the static shell and the offline page,
+   nothing else. Navigations go to the network, the offline page when it fails. It also shows
+   the Web Push notifications (docs/notifications.md, "Web Push") and opens their game. */
 "use strict";
 const CACHE = "{{ cache }}";
 const SHELL = {{ shell }};
 const OFFLINE = {{ offline }};
 const STATIC_FIRST = {{ static_first }};
+const ICON = "{% static 'img/icons/icon-192.png' %}";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.concat([OFFLINE]))).then(() => self.skipWaiting()));
@@ -38,5 +40,29 @@ self.addEventListener("fetch", (event) => {
       ? caches.match(request).then((kept) => kept || fromNetworkKept(request))
       : fromNetworkKept(request).catch(() => caches.match(request)));
   }
+});
+
+// A push's JSON: {title, body, url, tag} (notifications/push.py); no card of any game.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = {};
+  }
+  const options = { body: String(data.body || ""), icon: ICON, data: { url: String(data.url || "/") } };
+  if (data.tag) options.tag = String(data.tag);
+  event.waitUntil(self.registration.showNotification(String(data.title || "Skyjo Online"), options));
+});
+
+// A click focuses a window of the game's page, or opens one; only pages of this site.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  let target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) target = new URL("/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).pathname === target.pathname && "focus" in client);
+    return open ? open.focus() : self.clients.openWindow(target.href);
+  }));
 });
 {% endautoescape %}

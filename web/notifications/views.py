@@ -1,14 +1,19 @@
-"""E-mail settings and the one-click unsubscribe of an e-mail's link (docs/notifications.md)."""
+"""E-mail settings, the one-click unsubscribe of an e-mail's link, and the browsers' Web Push
+subscriptions (docs/notifications.md)."""
 
+import json
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from core.errors import ServiceError
-from notifications import selectors, services
+from core.errors import BadRequest, ServiceError
+from notifications import push, selectors, services
 from notifications.errors import BadUnsubscribeLink
 from web.notifications.forms import PreferenceForm
 
@@ -31,7 +36,11 @@ def settings_page(request):
             messages.success(request, _("Your e-mail settings are saved."))
             return redirect("notifications:settings")
     status = 400 if form.errors else 200
-    return render(request, "notifications/settings.html", {"form": form}, status=status)
+    context = {
+        "form": form,
+        "vapid_public_key": settings.SKYJO_VAPID_PUBLIC_KEY if push.offered() else "",
+    }
+    return render(request, "notifications/settings.html", context, status=status)
 
 
 @csrf_exempt  # the signed token is the proof; mail clients' one-click POST has no CSRF token
@@ -52,3 +61,47 @@ def unsubscribe(request, token: str):
         return render(request, "notifications/unsubscribe.html", context, status=400)
     context = {"kind": kind, "done": done, "token": token}
     return render(request, "notifications/unsubscribe.html", context)
+
+
+@require_http_methods(["POST"])
+def push_subscribe(request):
+    """Save the browser's push subscription, the JSON of its PushSubscription.toJSON(): 200
+    ``{"ok": true}``; not logged in: 403; bad JSON or keys, an endpoint not https: 400 and the
+    error, nothing saved. The CSRF token comes in the X-CSRFToken header."""
+    return _push_call(request, _subscribe)
+
+
+@require_http_methods(["POST"])
+def push_unsubscribe(request):
+    """Delete this player's subscription of the JSON's ``endpoint``: 200 ``{"ok": true}``."""
+    return _push_call(request, _unsubscribe)
+
+
+def _subscribe(user, data: dict) -> None:
+    keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
+    services.push_subscribe(
+        user=user, endpoint=data.get("endpoint"), p256dh=keys.get("p256dh"), auth=keys.get("auth")
+    )
+
+
+def _unsubscribe(user, data: dict) -> None:
+    services.push_unsubscribe(user=user, endpoint=data.get("endpoint"))
+
+
+def _push_call(request, call) -> JsonResponse:
+    if not request.user.is_authenticated:
+        error = ServiceError(
+            _("Log in to get notifications on this device."), code="login_required"
+        )
+        return JsonResponse(error.to_json(), status=403)
+    try:
+        data = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    try:
+        if not isinstance(data, dict):
+            raise BadRequest(_("The subscription is not a JSON object."))
+        call(request.user, data)
+    except ServiceError as exc:
+        return JsonResponse(exc.to_json(), status=400)
+    return JsonResponse({"ok": True})

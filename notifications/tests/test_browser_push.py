@@ -1,0 +1,72 @@
+"""In real Chromium: the settings page's "Notify me on this device" subscribes with the site's
+VAPID key through the service worker and posts the subscription; the other button turns it
+off. Chromium here has no push service, so the browser's PushManager answers with a
+subscription made in the test (real keys); all the rest is the page's own script."""
+
+import base64
+import json
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from games.tests.e2e.test_browser_replay import logged_in_context
+from notifications import push
+from notifications.models import PushSubscription
+
+pytestmark = pytest.mark.e2e
+
+FAKE_PUSH_MANAGER = """
+window.pushKeys = [];
+PushManager.prototype.getSubscription = function () { return Promise.resolve(window.pushKept || null); };
+PushManager.prototype.subscribe = function (options) {
+  window.pushKeys = Array.from(new Uint8Array(options.applicationServerKey));
+  const made = SUBSCRIPTION;
+  window.pushKept = {
+    endpoint: made.endpoint,
+    toJSON: () => made,
+    unsubscribe: () => { window.pushKept = null; return Promise.resolve(true); },
+  };
+  return Promise.resolve(window.pushKept);
+};
+"""
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _subscription() -> dict:
+    point = ec.generate_private_key(ec.SECP256R1()).public_key()
+    p256dh = _b64(point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+    keys = {"p256dh": p256dh, "auth": _b64(b"0123456789abcdef")}
+    return {"endpoint": "https://push.example.net/e2e", "expirationTime": None, "keys": keys}
+
+
+def test_the_device_button_subscribes_and_unsubscribes(settings, live_server, browser, alice):
+    public, private = push.make_keys()
+    settings.SKYJO_VAPID_PUBLIC_KEY, settings.SKYJO_VAPID_PRIVATE_KEY = public, private
+    context = logged_in_context(browser, live_server.url, alice)
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    subscription = _subscription()
+    context.add_init_script(FAKE_PUSH_MANAGER.replace("SUBSCRIPTION", json.dumps(subscription)))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(live_server.url + "/notifications/settings/")
+    on = page.get_by_role("button", name="Notify me on this device")
+    on.click()
+    page.get_by_text("Notifications are on for this device.").wait_for()
+    assert page.evaluate("window.pushKeys") == list(base64.urlsafe_b64decode(public + "="))
+    sub = PushSubscription.objects.get()
+    assert (sub.user_id, sub.endpoint, sub.p256dh) == (
+        alice.pk,
+        subscription["endpoint"],
+        subscription["keys"]["p256dh"],
+    )
+    page.get_by_role("button", name="Stop notifications on this device").click()
+    page.get_by_text("Notifications are off for this device.").wait_for()
+    assert on.is_visible() and not PushSubscription.objects.exists()
+    context.close()
+    assert errors == []
