@@ -116,11 +116,15 @@ def main() -> None:
             cursor.execute("ANALYZE games_game; ANALYZE games_gameplayer; ANALYZE games_lobby")
     try:
         open_games = Game.objects.filter(status=Game.Status.PLAYING).count()
-        runner._tick()  # warm: connections, caches
-        ticks = timed(runner._tick, args.ticks)
+        def tick():
+            runner._tick()
+            runner._mail_tick()
+
+        tick()  # warm: connections, caches
+        ticks = timed(tick, args.ticks)
         due = timed(autoplay.play_due_turns, args.ticks)
         with CaptureQueriesContext(connection) as queries:
-            runner._tick()
+            tick()
         with CaptureQueriesContext(connection) as due_queries:
             autoplay.play_due_turns()
         with connection.cursor() as cursor:

@@ -1,6 +1,7 @@
 """The bot runner of a server process (SKYJO_AUTOPLAY): an asyncio task that plays the due turns,
 steps the tournaments (once a second), then one finished game's analysis and one analysed
-game's puzzles, then the e-mails due (notifications.outbox), for ever."""
+game's puzzles, for ever; and beside it the mailer, a task of its own that sends the
+notifications due (notifications.outbox), so that a slow mail server never holds a turn."""
 
 import asyncio
 import logging
@@ -25,12 +26,15 @@ TOURNAMENT_EVERY = 1.0  # seconds between two steps of the tournaments
 _tournaments_at = 0.0
 
 
-async def run_forever(interval: float | None = None) -> None:
-    """:func:`_tick` every ``interval`` seconds in a thread of its own, for ever; an error is
-    logged and the loop goes on."""
+MAIL_EVERY = 1.0  # seconds between two looks at the outbox
+
+
+async def run_forever(interval: float | None = None, step=None, name="skyjo-bot-runner") -> None:
+    """``step`` (default :func:`_tick`) every ``interval`` seconds in a thread of its own, for
+    ever; an error is logged and the loop goes on."""
     interval = interval if interval is not None else settings.SKYJO_AUTOPLAY_INTERVAL
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skyjo-bot-runner")
-    tick = sync_to_async(_tick, thread_sensitive=False, executor=executor)
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    tick = sync_to_async(step or _tick, thread_sensitive=False, executor=executor)
     down = False
     while True:
         try:
@@ -58,10 +62,18 @@ def _tick() -> None:
         _tournaments()
         analysis_tick()  # then one finished game's post-game analysis (analysis/)
         puzzles_tick()  # and the puzzles of one analysed game (puzzles/)
-        outbox.digest_tick()  # the daily digests, once a day (notifications/)
-        outbox.send_due()  # and the e-mails due
     finally:
         close_old_connections()  # as after a request: CONN_MAX_AGE=0 closes it
+
+
+def _mail_tick() -> None:
+    close_old_connections()
+    try:
+        outbox.digest_tick()  # the daily digests, once a day (notifications/)
+        while outbox.send_due() >= outbox.BATCH:  # the e-mails and pushes due
+            pass
+    finally:
+        close_old_connections()
 
 
 def _tournaments() -> None:
@@ -72,11 +84,13 @@ def _tournaments() -> None:
 
 
 _task: asyncio.Task | None = None
+_mailer: asyncio.Task | None = None
 
 
 def ensure_started() -> asyncio.Task | None:
-    """Start the runner on this process's running event loop, once (SKYJO_AUTOPLAY=false: no)."""
-    global _task
+    """Start the runner and the mailer on this process's running event loop, once
+    (SKYJO_AUTOPLAY=false: neither); returns the runner's task."""
+    global _task, _mailer
     if not settings.SKYJO_AUTOPLAY:
         return None
     try:
@@ -86,6 +100,9 @@ def ensure_started() -> asyncio.Task | None:
     if _task is not None and not _task.done() and _task.get_loop() is loop:
         return _task
     _task = loop.create_task(run_forever(), name="skyjo-bot-runner")
+    _mailer = loop.create_task(
+        run_forever(MAIL_EVERY, _mail_tick, "skyjo-mailer"), name="skyjo-mailer"
+    )
     log.info("bot runner started")
     return _task
 
