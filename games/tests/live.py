@@ -4,6 +4,8 @@ import asyncio
 import json
 from contextlib import asynccontextmanager
 
+from websockets.exceptions import ConnectionClosed
+
 from django.contrib.auth import get_user_model
 from django.test import Client
 from websockets.asyncio.client import connect as ws_connect
@@ -127,3 +129,55 @@ class Player:
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
+
+
+QUIET = 2.0  # seconds without a frame before a seated player asks for a sync
+
+
+def own_step(state: dict, seat: int) -> dict | None:
+    """A legal step of ``seat`` in ``state`` (that seat's view), or ``None`` if it waits for
+    others: its reveals, then on its turn draw and keep a low card (failover.choose)."""
+    from games.tests.failover import choose
+
+    phase, grid = state["phase"], state["players"][seat]["grid"]
+    if phase == "reveal":
+        if sum(c not in ("?", None) for c in grid) < 2:
+            return {"reveal": grid.index("?"), "version": state["version"]}
+        return None
+    if phase == "round_over":
+        return {"ready": True}
+    if phase in ("play", "final") and state["current"] == seat:
+        _seat, action = choose([state] * len(state["players"]))
+        return {**action, "version": state["version"]}
+    return None
+
+
+async def play_seat(player: Player, seat: int) -> int:
+    """Play ``seat`` on ``player``'s open socket until the game is over (or the socket
+    closes); returns how many of its steps the game took. A step is sent once per state it
+    answers; a refused one (``stale_version`` after a bot moved, a repeated ready) is
+    answered by an error frame, then a sync settles what to do."""
+    sent, refused, pending, readied = 0, 0, None, set()
+    try:
+        while player.state["phase"] != "game_over":
+            step = own_step(player.state, seat)
+            if step is not None and step.get("ready") and player.state["round"] in readied:
+                step = None
+            if step is not None and step != pending:
+                await player.send(step)
+                sent, pending = sent + 1, step
+                if step.get("ready"):
+                    readied.add(player.state["round"])
+            try:
+                frame = await player.receive(timeout=QUIET)
+            except TimeoutError:
+                pending = None
+                await player.send({"sync": True})
+                continue
+            if "error" in frame:
+                refused += pending is not None
+                pending = None
+                await player.send({"sync": True})
+    except ConnectionClosed:
+        pass
+    return sent - refused
