@@ -4,11 +4,10 @@ import asyncio
 import json
 from contextlib import asynccontextmanager
 
-from websockets.exceptions import ConnectionClosed
-
 from django.contrib.auth import get_user_model
 from django.test import Client
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 # What ``daphne --websocket_connect_timeout 30`` (docs/deployment.md) sets: both the time to
 # accept a socket and autobahn's opening-handshake limit (5 s by default, which closed
