@@ -153,9 +153,9 @@ def own_step(state: dict, seat: int) -> dict | None:
 
 async def play_seat(player: Player, seat: int) -> int:
     """Play ``seat`` on ``player``'s open socket until the game is over (or the socket
-    closes); returns how many of its steps the game took. A step is sent once per state it
-    answers; a refused one (``stale_version`` after a bot moved, a repeated ready) is
-    answered by an error frame, then a sync settles what to do."""
+    closes); returns the steps it sent less the error frames it got (at most the steps the
+    game took from it). A step is sent once per state it answers; a refused one (say
+    ``stale_version``) is answered by an error frame, then a sync settles what to do."""
     sent, refused, pending, readied = 0, 0, None, set()
     try:
         while player.state["phase"] != "game_over":
@@ -174,7 +174,7 @@ async def play_seat(player: Player, seat: int) -> int:
                 await player.send({"sync": True})
                 continue
             if "error" in frame:
-                refused += pending is not None
+                refused += 1
                 pending = None
                 await player.send({"sync": True})
     except ConnectionClosed:
