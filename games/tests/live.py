@@ -48,9 +48,11 @@ def _use_test_database():
     connections["default"].settings_dict["NAME"] = test_name
 
 
-def start_daphne(**server_options):
+def start_daphne(*, persistent: bool = False, **server_options):
     """Fork a Daphne child serving the site on the test database; returns the process.
-    ``server_options`` go to daphne's ``Server`` (e.g. ``websocket_connect_timeout=30``).
+    ``server_options`` go to daphne's ``Server`` (e.g. ``websocket_connect_timeout=30``);
+    ``persistent``: the child keeps its database connections (as docs/deployment.md advises),
+    not a new one per request and runner pass.
 
     Call it from a thread with no running event loop (``asyncio.to_thread``): a child forked
     from inside a running loop inherits that loop's state and cannot serve websockets.
@@ -62,7 +64,14 @@ def start_daphne(**server_options):
     process = DaphneProcess(
         "127.0.0.1", _get_application, kwargs=server_options or None, setup=_child_setup
     )
-    process.start()
+    settings_dict = connections["default"].settings_dict
+    before = settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"]
+    if persistent:
+        settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = 60, True
+    try:
+        process.start()
+    finally:
+        settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = before
     while not process.ready.wait(timeout=1):
         if not process.is_alive():
             raise RuntimeError("Daphne stopped before it was ready")
@@ -70,9 +79,10 @@ def start_daphne(**server_options):
 
 
 @asynccontextmanager
-async def daphne(**server_options):
-    """A live Daphne for the body of an ``async with``; yields its port."""
-    process = await asyncio.to_thread(start_daphne, **server_options)
+async def daphne(**options):
+    """A live Daphne (``start_daphne``'s ``options``) for the body of an ``async with``;
+    yields its port."""
+    process = await asyncio.to_thread(start_daphne, **options)
     try:
         yield process.port.value
     finally:

@@ -3,8 +3,8 @@ each with its bot runner stepping the tournaments: players and bots seated, game
 humans play their own turns on sockets to one process or the other, the bots are played by
 both runners), no one seated twice, every table scored once, the final places.
 
-The servers' runners pass often and the bots play at once (``fast_servers``): the games are
-paced by the moves, not by waiting."""
+The servers keep their database connections (``SERVER``), their runners pass often and the
+bots play at once (``fast_servers``): the games are paced by the moves, not by waiting."""
 
 import asyncio
 import time
@@ -30,6 +30,7 @@ pytestmark = [
 ]
 
 GRACE = 5  # seconds a seated player may take to open their table
+SERVER = {"persistent": True}  # connections kept, as deployed: a runner pass costs no connect
 
 
 @pytest.fixture(autouse=True)
@@ -141,7 +142,7 @@ def _over(tournament) -> bool:
 
 async def test_a_swiss_event_runs_on_two_processes(alice, bob, redis_everywhere):
     made = await db(_make)(alice, [alice, bob], kind="swiss", rounds=2)
-    async with daphne() as port_a, daphne() as port_b:
+    async with daphne(**SERVER) as port_a, daphne(**SERVER) as port_b:
         played = await _drive(made.pk, [alice, bob], (port_a, port_b), until=_over)
     tournament = await db(_check)(made.pk)
     assert all(played.values()), played  # each human played steps of their own
@@ -160,7 +161,7 @@ async def test_an_arena_runs_on_two_processes(alice, bob, redis_everywhere):
             Tournament.objects.filter(pk=tournament.pk, starts_at__gt=moved).update(starts_at=moved)
         return False
 
-    async with daphne() as port_a, daphne() as port_b:
+    async with daphne(**SERVER) as port_a, daphne(**SERVER) as port_b:
         played = await _drive(made.pk, [alice, bob], (port_a, port_b), until=second_wave_then_end)
     tournament = await db(_check)(made.pk)
     assert all(played.values()), played
@@ -175,15 +176,17 @@ async def test_a_swiss_event_resumes_after_its_only_server_restarts(alice, bob, 
     def round_one_under_way(tournament) -> bool:  # its tables open, moves played there
         return Move.objects.filter(game__tournament_table__tournament=tournament).exists()
 
-    first = await asyncio.to_thread(start_daphne)
+    first = await asyncio.to_thread(start_daphne, **SERVER)
     port = first.port.value
-    await _drive(made.pk, [alice, bob], (port, port), until=round_one_under_way)
-    await asyncio.to_thread(stop, first)
+    try:
+        await _drive(made.pk, [alice, bob], (port, port), until=round_one_under_way)
+    finally:
+        await asyncio.to_thread(stop, first)
     tables = await db(
         lambda: sorted(Table.objects.filter(tournament_id=made.pk).values_list("pk", flat=True))
     )()
     assert len(tables) == 2
-    async with daphne() as again:  # the players come back to their round 1 tables
+    async with daphne(**SERVER) as again:  # the players come back to their round 1 tables
         played = await _drive(made.pk, [alice, bob], (again, again), until=_over)
     tournament = await db(_check)(made.pk)
     assert all(played.values()), played
