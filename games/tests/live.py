@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from django.contrib.auth import get_user_model
 from django.test import Client
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 # What ``daphne --websocket_connect_timeout 30`` (docs/deployment.md) sets: both the time to
 # accept a socket and autobahn's opening-handshake limit (5 s by default, which closed
@@ -47,9 +48,11 @@ def _use_test_database():
     connections["default"].settings_dict["NAME"] = test_name
 
 
-def start_daphne(**server_options):
+def start_daphne(*, persistent: bool = False, **server_options):
     """Fork a Daphne child serving the site on the test database; returns the process.
-    ``server_options`` go to daphne's ``Server`` (e.g. ``websocket_connect_timeout=30``).
+    ``server_options`` go to daphne's ``Server`` (e.g. ``websocket_connect_timeout=30``);
+    ``persistent``: the child keeps its database connections (as docs/deployment.md advises),
+    not a new one per request and runner pass.
 
     Call it from a thread with no running event loop (``asyncio.to_thread``): a child forked
     from inside a running loop inherits that loop's state and cannot serve websockets.
@@ -61,7 +64,14 @@ def start_daphne(**server_options):
     process = DaphneProcess(
         "127.0.0.1", _get_application, kwargs=server_options or None, setup=_child_setup
     )
-    process.start()
+    settings_dict = connections["default"].settings_dict
+    before = settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"]
+    if persistent:
+        settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = 60, True
+    try:
+        process.start()
+    finally:
+        settings_dict["CONN_MAX_AGE"], settings_dict["CONN_HEALTH_CHECKS"] = before
     while not process.ready.wait(timeout=1):
         if not process.is_alive():
             raise RuntimeError("Daphne stopped before it was ready")
@@ -69,9 +79,10 @@ def start_daphne(**server_options):
 
 
 @asynccontextmanager
-async def daphne(**server_options):
-    """A live Daphne for the body of an ``async with``; yields its port."""
-    process = await asyncio.to_thread(start_daphne, **server_options)
+async def daphne(**options):
+    """A live Daphne (``start_daphne``'s ``options``) for the body of an ``async with``;
+    yields its port."""
+    process = await asyncio.to_thread(start_daphne, **options)
     try:
         yield process.port.value
     finally:
@@ -127,3 +138,55 @@ class Player:
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
+
+
+QUIET = 2.0  # seconds without a frame before a seated player asks for a sync
+
+
+def own_step(state: dict, seat: int) -> dict | None:
+    """A legal step of ``seat`` in ``state`` (that seat's view), or ``None`` if it waits for
+    others: its reveals, then on its turn draw and keep a low card (failover.choose)."""
+    from games.tests.failover import choose
+
+    phase, grid = state["phase"], state["players"][seat]["grid"]
+    if phase == "reveal":
+        if sum(c not in ("?", None) for c in grid) < 2:
+            return {"reveal": grid.index("?"), "version": state["version"]}
+        return None
+    if phase == "round_over":
+        return {"ready": True}
+    if phase in ("play", "final") and state["current"] == seat:
+        _seat, action = choose([state] * len(state["players"]))
+        return {**action, "version": state["version"]}
+    return None
+
+
+async def play_seat(player: Player, seat: int) -> int:
+    """Play ``seat`` on ``player``'s open socket until the game is over (or the socket
+    closes); returns the steps it sent less the error frames it got (at most the steps the
+    game took from it). A step is sent once per state it answers; a refused one (say
+    ``stale_version``) is answered by an error frame, then a sync settles what to do."""
+    sent, refused, pending, readied = 0, 0, None, set()
+    try:
+        while player.state["phase"] != "game_over":
+            step = own_step(player.state, seat)
+            if step is not None and step.get("ready") and player.state["round"] in readied:
+                step = None
+            if step is not None and step != pending:
+                await player.send(step)
+                sent, pending = sent + 1, step
+                if step.get("ready"):
+                    readied.add(player.state["round"])
+            try:
+                frame = await player.receive(timeout=QUIET)
+            except TimeoutError:
+                pending = None
+                await player.send({"sync": True})
+                continue
+            if "error" in frame:
+                refused += 1
+                pending = None
+                await player.send({"sync": True})
+    except ConnectionClosed:
+        pass
+    return sent - refused

@@ -65,7 +65,8 @@ def test_an_arena_of_players_and_bots_runs_to_its_podium(alice, bob, charlie):
     tournament = _arena(alice)
     _join(tournament, alice, bob, charlie)
     start = tournament.starts_at
-    end = run(tournament, start=start, step=timedelta(minutes=4), users=[alice, bob, charlie])
+    # Waves at 0, 14 and 28 minutes: the last with 2 minutes left, when only tables of 2 fit.
+    end = run(tournament, start=start, step=timedelta(minutes=14), users=[alice, bob, charlie])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert end >= tournament.ends_at
