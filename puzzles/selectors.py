@@ -28,10 +28,10 @@ def attempt_of(user, puzzle: Puzzle) -> Attempt | None:
 
 
 def next_puzzle(user, rating: float) -> Puzzle | None:
-    """The untried puzzle whose rating is nearest ``rating`` (a tie: the lower id), else None.
+    """The untried puzzle whose rating is nearest ``rating``, else None.
 
     One statement: two walks of the (rating, id) index, the first untried at or above and the
-    first untried below, the nearer kept. "Untried" is ``NOT IN`` the player's puzzle ids, not
+    first untried below, the nearer kept (as near: the lower id). "Untried" is ``NOT IN`` the player's puzzle ids, not
     ``NOT EXISTS``: PostgreSQL then hashes those ids once per walk instead of probing the
     attempts' index for every puzzle the walk steps over."""
     tried = Attempt.objects.filter(user=user).values("puzzle_id")
