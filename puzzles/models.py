@@ -23,7 +23,7 @@ class Puzzle(models.Model):
     face-down card is ``"?"``, a removed one ``None``; no names). ``options``: every legal
     move of the decision, best first, as ``{"code", "move", "points"}`` (``points``: the
     player's expected round score after it, from the confirming rollouts). ``rating`` is the
-    OpenSkill ``mu``, indexed for the choice of a player's next puzzle."""
+    OpenSkill ``mu``, indexed with the id for the choice of a player's next puzzle."""
 
     class Decision(models.TextChoices):
         TAKE_OR_DRAW = "take_or_draw", "take or draw"
@@ -44,7 +44,7 @@ class Puzzle(models.Model):
     confirmed_lost = models.FloatField(help_text="The same, per the confirming rollouts.")
     confirmed_gap = models.FloatField(help_text="Best option over the second best, confirmed.")
     samples = models.PositiveIntegerField(help_text="Deals of the confirming rollouts.")
-    rating = models.FloatField(default=START_MU, db_index=True)
+    rating = models.FloatField(default=START_MU)
     rating_sigma = models.FloatField(default=START_SIGMA)
     tries = models.PositiveIntegerField(default=0)
     solves = models.PositiveIntegerField(default=0)
@@ -55,6 +55,10 @@ class Puzzle(models.Model):
             models.UniqueConstraint(
                 fields=["game", "step"], condition=Q(game__isnull=False), name="puzzle_once"
             )
+        ]
+        indexes = [
+            # The walks of the next puzzle's choice: in (rating, id) order, index-only.
+            models.Index(fields=["rating", "id"], name="puzzle_rating_id"),
         ]
 
     def __str__(self) -> str:
@@ -110,11 +114,12 @@ class Attempt(models.Model):
     """One answer of a player to a puzzle (one per player and puzzle)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="puzzle_attempts",
+        db_index=False,
     )
-    puzzle = models.ForeignKey(
-        Puzzle, on_delete=models.CASCADE, related_name="attempts", db_index=False
-    )
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
     answer = models.CharField(max_length=10)
     solved = models.BooleanField()
     streak = models.BooleanField(default=False, help_text="Answered in streak mode.")
@@ -124,8 +129,8 @@ class Attempt(models.Model):
 
     class Meta:
         constraints = [
-            # Puzzle first: the choice of the next puzzle probes (puzzle, user) per puzzle.
-            models.UniqueConstraint(fields=["puzzle", "user"], name="attempt_once"),
+            # User first: the choice of the next puzzle reads a player's puzzle ids from it.
+            models.UniqueConstraint(fields=["user", "puzzle"], name="attempt_once"),
         ]
 
     def __str__(self) -> str:

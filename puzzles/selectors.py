@@ -3,7 +3,7 @@
 import datetime
 import hashlib
 
-from django.db.models import Exists, Max, Min, OuterRef, Q, Subquery
+from django.db.models import Max, Min, Q, Subquery
 
 from analysis import selectors as analysis_selectors
 from analysis.core import VERSION
@@ -28,10 +28,14 @@ def attempt_of(user, puzzle: Puzzle) -> Attempt | None:
 
 
 def next_puzzle(user, rating: float) -> Puzzle | None:
-    """The untried puzzle whose rating is nearest ``rating``: one statement, two walks of the
-    rating index (the nearest at or above, the nearest below), the nearer of the two kept."""
-    untried = ~Exists(Attempt.objects.filter(user=user, puzzle=OuterRef("pk")))
-    rows = Puzzle.objects.filter(untried).values("pk")
+    """The untried puzzle whose rating is nearest ``rating``, else None.
+
+    One statement: two walks of the (rating, id) index, the first untried at or above and the
+    first untried below, the nearer kept (as near: the lower id). "Untried" is ``NOT IN`` the player's puzzle ids, not
+    ``NOT EXISTS``: PostgreSQL then hashes those ids once per walk instead of probing the
+    attempts' index for every puzzle the walk steps over."""
+    tried = Attempt.objects.filter(user=user).values("puzzle_id")
+    rows = Puzzle.objects.exclude(pk__in=tried).values("pk")
     above = rows.filter(rating__gte=rating).order_by("rating", "pk")[:1]
     below = rows.filter(rating__lt=rating).order_by("-rating", "-pk")[:1]
     found = Puzzle.objects.filter(Q(pk=Subquery(above)) | Q(pk=Subquery(below)))

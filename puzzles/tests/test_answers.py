@@ -112,6 +112,37 @@ def test_the_next_puzzle_is_the_nearest_untried_one(client, alice, django_assert
     assert response.status_code == 200 and 'id="no-puzzle"' in response.content.decode()
 
 
+def _tried(user, *puzzles):
+    for puzzle in puzzles:
+        Attempt.objects.create(
+            user=user, puzzle=puzzle, answer="draw", solved=False, rating_before=25, rating_after=25
+        )
+
+
+def test_the_next_puzzle_steps_over_the_players_own_attempts_on_both_sides(
+    alice, bob, django_assert_num_queries
+):
+    low, below, above, high = (
+        make_puzzle(seed=s, rating=r) for s, r in ((1, 23), (2, 24), (3, 26), (4, 27.5))
+    )
+
+    def pick(rating):
+        with django_assert_num_queries(1):
+            return selectors.next_puzzle(alice, rating)
+
+    assert pick(25.0) == below  # 24 and 26 as near: the lower id
+    assert pick(24.0) == below and pick(26.0) == above  # on the rating: that one
+    _tried(bob, below, above)  # another player's attempts hide nothing
+    assert pick(25.0) == below
+    _tried(alice, below, above)
+    assert pick(25.0) == low  # 23 (2 below) over 27.5 (2.5 above)
+    assert pick(25.3) == high  # 27.5 (2.2 above) over 23 (2.3 below)
+    _tried(alice, low)
+    assert pick(20.0) == high  # nothing untried below: the walk up past all tried
+    _tried(alice, high)
+    assert pick(25.0) is None
+
+
 def test_streak_mode_counts_solves_until_the_first_miss(client, alice):
     for s in (1, 2, 3):
         make_puzzle(seed=s)
