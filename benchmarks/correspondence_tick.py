@@ -116,6 +116,7 @@ def main() -> None:
             cursor.execute("ANALYZE games_game; ANALYZE games_gameplayer; ANALYZE games_lobby")
     try:
         open_games = Game.objects.filter(status=Game.Status.PLAYING).count()
+
         def tick():
             runner._tick()
             runner._mail_tick()
