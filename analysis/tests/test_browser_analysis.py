@@ -128,7 +128,7 @@ def test_the_game_over_summary_stays_when_the_socket_sends_the_board(
     page.goto(f"{daphne_server}/games/{game.pk}/")
     page.locator("#analysis-summary").wait_for()
     page.evaluate("document.getElementById('analysis-summary').dataset.first = '1'")
-    page.wait_for_function("window.boardFrames >= 1")
+    page.wait_for_function("() => window.boardFrames >= 1")  # a function: no eval (CSP)
     page.wait_for_load_state("networkidle")
     assert page.locator("#analysis-summary").get_attribute("data-first") == "1"
     assert len(fetches) == 1
