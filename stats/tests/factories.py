@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from analysis.core import VERSION
@@ -10,6 +11,7 @@ from games.models import Game, GamePlayer, Lobby
 from stats.models import GameResult, RoundResult
 
 
+@transaction.atomic  # with its analysis: a live server's runner never sees it unanalysed
 def finished_game(players, rounds, *, public=True, when=None):
     """``players``: users or bot levels (str); ``rounds``: per round, per seat
     (score, raw, ended, columns removed). Writes the game, its seats and its stats rows."""
