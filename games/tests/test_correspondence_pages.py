@@ -67,6 +67,7 @@ def test_bad_correspondence_input_is_shown_on_the_form_and_creates_nothing(
     assert response.status_code == 200
     page = response.content.decode()
     assert error in page and 'class="field-error"' in page
+    assert page.count(error) == 1  # said once, not by the field and the form both
     assert not Lobby.objects.exists()
 
 

@@ -173,7 +173,7 @@ class LobbyForm(forms.Form):
         """A live lobby has no days per move; a correspondence one no turn clock (its days)."""
         data = super().clean()
         if data.get("pace") == CORRESPONDENCE:
-            if not data.get("move_days"):
+            if not data.get("move_days") and "move_days" not in self.errors:
                 self.add_error("move_days", MOVE_DAYS_ERROR)
             data["turn_clock"] = 0
         else:
