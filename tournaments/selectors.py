@@ -99,10 +99,15 @@ def entry_of(tournament: Tournament, user) -> Entry | None:
 
 def my_table(tournament: Tournament, user) -> int | None:
     """The game id of ``user``'s table in play in ``tournament``, if any."""
+    return my_table_of(tournament.pk, user)
+
+
+def my_table_of(tournament_id: int, user) -> int | None:
+    """The game id of ``user``'s table in play in the tournament ``tournament_id``, if any."""
     if user is None or not user.is_authenticated:
         return None
     return (
-        TableSeat.objects.filter(table__tournament=tournament, entry__user=user, playing=True)
+        TableSeat.objects.filter(table__tournament_id=tournament_id, entry__user=user, playing=True)
         .values_list("table__game_id", flat=True)
         .first()
     )

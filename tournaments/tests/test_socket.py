@@ -103,3 +103,31 @@ async def test_the_tournament_chat_is_headed_so_also_when_redrawn(alice):
     panel = await page.receive_from(timeout=5)
     assert 'id="chat"' in panel and "Tournament chat" in panel and "Lobby chat" not in panel
     await page.disconnect()
+
+
+async def test_a_player_seated_before_the_socket_opens_hears_of_their_table_once(alice, bob):
+    made = await db(tournament_create)(
+        by=alice,
+        name="Gap",
+        kind="arena",
+        starts_at=timezone.now(),
+        duration=30,
+        bots=3,
+        bot_level="easy",
+        turn_clock=15,
+        end_score=10,
+    )
+    for user in (alice, bob):
+        await db(tournament_join)(tournament_id=made.pk, user=user, invite_code=made.invite_code)
+    await db(tournaments_tick)(now=made.starts_at)  # seated while no socket listens
+    base = f"/ws/tournaments/{made.pk}/?invite={made.invite_code}"
+    page = await connect(alice, base + "&table=")  # the page was loaded before the seating
+    await page.receive_from(timeout=5)
+    mine = await page.receive_from(timeout=5)
+    assert 'id="my-table"' in mine and 'data-new="1"' in mine
+    game_id = mine.split('data-game="')[1].split('"')[0]
+    await page.disconnect()
+    again = await connect(alice, base + f"&table={game_id}")  # the page shows that table
+    assert 'id="tournament-live"' in await again.receive_from(timeout=5)
+    assert await again.receive_nothing(timeout=0.5)
+    await again.disconnect()

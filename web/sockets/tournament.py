@@ -44,6 +44,15 @@ class TournamentConsumer(Socket):
         if await self.enter(*groups):
             await self.send(text_data=html)
             self.sent_at = time.monotonic()
+            await self.send_missed_table()
+
+    async def send_missed_table(self) -> None:
+        """The player's table if it is newer than the one their page shows (``?table=``):
+        a seating between the page's load and the joining of the group is otherwise unheard."""
+        game_id = await in_db_thread(selectors.my_table_of)(self.tournament_id, self.user)
+        if game_id is not None and str(game_id) != self.param("table"):
+            with translation.override(self.language):
+                await self.send(text_data=rendering.my_table_html(game_id, new=True))
 
     def first_page(self) -> str:
         tournament = selectors.tournament_get(self.tournament_id)
