@@ -87,7 +87,7 @@ class GameResult(SeatRow):
     forfeited = models.BooleanField(
         default=False,
         help_text="This player lost on time in a correspondence game (a bot played on): a loss, "
-        "in last place.",
+        "in last place, whose total is partly the bot's (no best or worst game).",
     )
     rounds = models.PositiveSmallIntegerField()
     finished_at = models.DateTimeField()

@@ -153,9 +153,10 @@ def player_profile(user, *, viewer=None) -> Profile:
         starts = range(min(buckets), max(buckets) + BUCKET, BUCKET)
         side.distribution = [(start, buckets[start]) for start in starts]
 
-    # A resigned game's total is that of the rounds played before it stopped: no game's.
+    # A resigned game's total is that of the rounds played before it stopped, a forfeited
+    # one partly a bot's: neither is the player's game.
     for (kind, end), row in _extremes(
-        games.filter(resigned=False), "total", "-finished_at"
+        games.filter(resigned=False, forfeited=False), "total", "-finished_at"
     ).items():
         setattr(sides[kind], f"{end}_game", row)
     for (kind, end), row in _extremes(rounds, "score", "-scored_at").items():

@@ -18,6 +18,7 @@ from notifications import outbox
 from notifications import services as notifications
 from notifications.models import Outbox
 from stats.models import GameResult, RatingChange
+from stats.queries import player_profile
 
 pytestmark = pytest.mark.django_db
 
@@ -135,6 +136,8 @@ def test_a_game_that_goes_on_without_the_player_whose_time_ran_out(alice, bob, c
     results = {r.seat: r for r in GameResult.objects.filter(game=game)}
     assert results[2].forfeited and results[2].place == 3 and not results[2].won
     assert any(results[s].won for s in (0, 1))
+    assert player_profile(charlie, viewer=charlie).people.best_game is None  # partly the bot's
+    assert player_profile(alice, viewer=alice).people.best_game["game_id"] == game.pk
     assert len(mails_to(charlie, "Time is running out")) == 1
     assert restore(game).phase == engine.GAME_OVER
     # Last in the correspondence rating too.
