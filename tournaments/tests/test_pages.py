@@ -100,6 +100,10 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
     client.force_login(alice)
     page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
     assert 'id="standings"' in page and 'id="my-table-link"' in page and "Watch" in page
+    assert "<td>waiting</td>" not in page  # everyone is at the table
+    tournament_join(tournament_id=made.pk, user=bob, invite_code=made.invite_code)
+    page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
+    assert page.count("<td>waiting</td>") == 1  # bob, until a table is free
     finished = {"status": Tournament.Status.FINISHED, "version": F("version") + 1}
     Tournament.objects.filter(pk=made.pk).update(**finished)
     Entry.objects.filter(tournament=made).update(place=1)
