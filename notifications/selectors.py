@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from games.models import Game, GamePlayer
 from notifications import tokens
 from notifications.errors import BadUnsubscribeLink, UsedUnsubscribeLink
-from notifications.models import Outbox, Preference
+from notifications.models import Outbox, Preference, PushSubscription
 
 
 def preference_of(user_id: int) -> Preference:
@@ -64,3 +64,8 @@ def unsubscribe_target(token: str) -> tuple[int, str]:
 
 def game_with_lobby(game_id: int) -> Game | None:
     return Game.objects.select_related("lobby").filter(pk=game_id).first()
+
+
+def push_endpoints(user_id: int) -> list[str]:
+    """The push endpoints of ``user_id``'s subscribed browsers."""
+    return list(PushSubscription.objects.filter(user_id=user_id).values_list("endpoint", flat=True))

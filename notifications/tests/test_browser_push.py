@@ -1,6 +1,6 @@
 """In real Chromium: the settings page's "Notify me on this device" subscribes with the site's
 VAPID key through the service worker and posts the subscription; the other button turns it
-off. Chromium here has no push service, so the browser's PushManager answers with a
+off; logging out stops the pushes to that browser, and the next player there sees them off. Chromium here has no push service, so the browser's PushManager answers with a
 subscription made in the test (real keys); all the rest is the page's own script."""
 
 import base64
@@ -10,24 +10,27 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from conftest import PASSWORD
 from games.tests.e2e.test_browser_replay import logged_in_context
 from notifications import push
 from notifications.models import PushSubscription
 
 pytestmark = pytest.mark.e2e
 
+# The browser's subscription outlives the page, as a real one does (in localStorage here).
 FAKE_PUSH_MANAGER = """
 window.pushKeys = [];
-PushManager.prototype.getSubscription = function () { return Promise.resolve(window.pushKept || null); };
+const made = SUBSCRIPTION;
+const kept = () => localStorage.getItem("pushKept") ? {
+  endpoint: made.endpoint,
+  toJSON: () => made,
+  unsubscribe: () => { localStorage.removeItem("pushKept"); return Promise.resolve(true); },
+} : null;
+PushManager.prototype.getSubscription = function () { return Promise.resolve(kept()); };
 PushManager.prototype.subscribe = function (options) {
   window.pushKeys = Array.from(new Uint8Array(options.applicationServerKey));
-  const made = SUBSCRIPTION;
-  window.pushKept = {
-    endpoint: made.endpoint,
-    toJSON: () => made,
-    unsubscribe: () => { window.pushKept = null; return Promise.resolve(true); },
-  };
-  return Promise.resolve(window.pushKept);
+  localStorage.setItem("pushKept", "1");
+  return Promise.resolve(kept());
 };
 """
 
@@ -72,3 +75,32 @@ def test_the_device_button_subscribes_and_unsubscribes(settings, live_server, br
     # live_server serves no websockets: the header's turns socket is refused there, and only.
     errors = [e for e in errors if "/ws/turns/" not in e and e != "[object Event]"]
     assert errors == []
+
+
+def test_logging_out_stops_the_pushes_and_the_next_player_sees_them_off(
+    settings, live_server, browser, alice, bob
+):
+    public, private = push.make_keys()
+    settings.SKYJO_VAPID_PUBLIC_KEY, settings.SKYJO_VAPID_PRIVATE_KEY = public, private
+    context = logged_in_context(browser, live_server.url, alice)
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    context.add_init_script(FAKE_PUSH_MANAGER.replace("SUBSCRIPTION", json.dumps(_subscription())))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/notifications/settings/")
+    page.get_by_role("button", name="Notify me on this device").click()
+    page.get_by_text("Notifications are on for this device.").wait_for()
+    page.reload()  # the browser's subscription is hers: on
+    page.get_by_text("Notifications are on for this device.").wait_for()
+    page.locator("form[action='/accounts/logout/'] button").first.evaluate("b => b.form.submit()")
+    page.wait_for_url(lambda url: "/notifications/" not in url)
+    assert not PushSubscription.objects.exists()
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", bob.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(live_server.url + "/notifications/settings/")
+    page.get_by_role("button", name="Notify me on this device").wait_for()  # not his: off
+    assert page.evaluate("localStorage.getItem('pushKept')") == "1"
+    context.close()

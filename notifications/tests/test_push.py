@@ -228,6 +228,18 @@ def test_unsubscribe_deletes_only_the_players_own(alice, bob):
     assert PushSubscription.objects.count() == 1
 
 
+def test_logging_out_stops_the_pushes_to_that_browser_only(alice):
+    here = _client(alice)
+    elsewhere = _client(alice)
+    _post(here, SUBSCRIBE, Browser("https://push.example.net/here").subscription())
+    _post(elsewhere, SUBSCRIBE, Browser("https://push.example.net/phone").subscription())
+    page = here.get("/notifications/settings/").content.decode()
+    assert "https://push.example.net/here" in page and "https://push.example.net/phone" in page
+    assert here.post("/accounts/logout/").status_code == 302
+    endpoints = list(PushSubscription.objects.values_list("endpoint", flat=True))
+    assert endpoints == ["https://push.example.net/phone"]
+
+
 def test_a_player_keeps_the_newest_devices(alice):
     client = _client(alice)
     for n in range(12):

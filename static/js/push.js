@@ -1,7 +1,8 @@
 /* Web Push on the notifications settings page (docs/notifications.md, "Web Push"): the
    "Notify me on this device" button subscribes this browser through the service worker with
    the site's VAPID public key (the section's data-vapid-key) and posts the subscription; the
-   other button turns it off. Shown only where the browser has PushManager. */
+   other button turns it off; "on" is shown only when the browser's subscription is this
+   player's (#push-endpoints). Shown only where the browser has PushManager. */
 (function () {
   "use strict";
   const box = document.getElementById("push-settings");
@@ -11,6 +12,9 @@
   const off = box.querySelector("[data-push-off]");
   const status = box.querySelector(".push-status");
   const csrf = box.querySelector("input[name=csrfmiddlewaretoken]").value;
+  // This player's subscribed endpoints: the browser's own subscription may be another's, who
+  // logged out here (the server then stopped pushing to it).
+  const mine = JSON.parse(document.getElementById("push-endpoints").textContent);
 
   function keyBytes(text) {
     const base64 = (text + "=".repeat((4 - text.length % 4) % 4)).replace(/-/g, "+").replace(/_/g, "/");
@@ -70,6 +74,7 @@
   off.addEventListener("click", unsubscribe);
   box.hidden = false;
   registration().then((reg) => reg.pushManager.getSubscription())
-    .then((subscription) => show(Boolean(subscription) && Notification.permission === "granted"))
+    .then((subscription) => show(Boolean(subscription) && Notification.permission === "granted" &&
+      mine.includes(subscription.endpoint)))
     .catch(() => show(false));
 })();

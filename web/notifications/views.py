@@ -18,6 +18,7 @@ from notifications.errors import BadUnsubscribeLink
 from web.notifications.forms import PreferenceForm
 
 FIELDS = ("turn_email", "reminder_email", "digest", "quiet_minutes")
+PUSH_ENDPOINT = "push_endpoint"  # the session's key: the endpoint this browser subscribed
 
 
 @login_required
@@ -39,6 +40,7 @@ def settings_page(request):
     context = {
         "form": form,
         "vapid_public_key": settings.SKYJO_VAPID_PUBLIC_KEY if push.offered() else "",
+        "push_endpoints": selectors.push_endpoints(request.user.pk),
     }
     return render(request, "notifications/settings.html", context, status=status)
 
@@ -77,15 +79,28 @@ def push_unsubscribe(request):
     return _push_call(request, _unsubscribe)
 
 
-def _subscribe(user, data: dict) -> None:
+def _subscribe(request, data: dict) -> None:
     keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
-    services.push_subscribe(
-        user=user, endpoint=data.get("endpoint"), p256dh=keys.get("p256dh"), auth=keys.get("auth")
+    saved = services.push_subscribe(
+        user=request.user,
+        endpoint=data.get("endpoint"),
+        p256dh=keys.get("p256dh"),
+        auth=keys.get("auth"),
     )
+    request.session[PUSH_ENDPOINT] = saved.endpoint  # forgotten at log-out
 
 
-def _unsubscribe(user, data: dict) -> None:
-    services.push_unsubscribe(user=user, endpoint=data.get("endpoint"))
+def _unsubscribe(request, data: dict) -> None:
+    services.push_unsubscribe(user=request.user, endpoint=data.get("endpoint"))
+    request.session.pop(PUSH_ENDPOINT, None)
+
+
+def forget_push_at_logout(sender, request, user, **kwargs) -> None:
+    """``user_logged_out``: stop pushing to the browser that logs out (the endpoint it
+    subscribed in this session), so the next person at that device sees no one's turns."""
+    endpoint = request.session.get(PUSH_ENDPOINT) if request is not None else None
+    if user is not None and endpoint:
+        services.push_unsubscribe(user=user, endpoint=endpoint)
 
 
 def _push_call(request, call) -> JsonResponse:
@@ -101,7 +116,7 @@ def _push_call(request, call) -> JsonResponse:
     try:
         if not isinstance(data, dict):
             raise BadRequest(_("The subscription is not a JSON object."))
-        call(request.user, data)
+        call(request, data)
     except ServiceError as exc:
         return JsonResponse(exc.to_json(), status=400)
     return JsonResponse({"ok": True})
