@@ -1,5 +1,6 @@
 {% load static %}{% autoescape off %}/* Skyjo Online's service worker (web/pwa/views.py): the static shell and the offline page,
-   nothing else. Navigations go to the network, the offline page when it fails. It also shows
+   nothing else. Navigations go to the network, the offline page when it fails (kept in the
+   language of the latest page). It also shows
    the Web Push notifications (docs/notifications.md, "Web Push") and opens their game. */
 "use strict";
 const CACHE = "{{ cache }}";
@@ -28,13 +29,25 @@ function fromNetworkKept(request) {
   });
 }
 
+// The offline page in the language the site now answers in: fetched again after a change.
+function keepOfflineIn(language) {
+  if (!language) return Promise.resolve();
+  return caches.open(CACHE).then((cache) => cache.match(OFFLINE).then((kept) => {
+    if (!kept || kept.headers.get("Content-Language") !== language) return cache.add(OFFLINE);
+    return undefined;
+  })).catch(() => undefined);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    event.respondWith(fetch(request).then((response) => {
+      event.waitUntil(keepOfflineIn(response.headers.get("Content-Language")));
+      return response;
+    }).catch(() => caches.match(OFFLINE)));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(STATIC_FIRST
       ? caches.match(request).then((kept) => kept || fromNetworkKept(request))

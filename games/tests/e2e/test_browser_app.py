@@ -14,6 +14,15 @@ from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.e2e
 
+# Whether the worker's kept offline page is in ``language`` (its Content-Language).
+KEPT_OFFLINE_IN = """async (language) => {
+  for (const name of await caches.keys()) {
+    const kept = await (await caches.open(name)).match("/offline/");
+    if (kept && kept.headers.get("Content-Language") === language) return true;
+  }
+  return false;
+}"""
+
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_the_site_installs_as_an_app_and_shows_its_offline_page(
@@ -35,6 +44,16 @@ def test_the_site_installs_as_an_app_and_shows_its_offline_page(
     context.set_offline(True)
     page.goto(daphne_server + "/lobbies/")
     assert page.locator("#offline-page").is_visible()
+    context.set_offline(False)
+    # A new language: the next page's answer has the worker fetch the offline page again.
+    page.goto(daphne_server + "/")
+    page.locator("#language-switcher").select_option("de")
+    page.locator("form.language-switcher button").click()
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function(KEPT_OFFLINE_IN, arg="de")
+    context.set_offline(True)
+    page.goto(daphne_server + "/lobbies/")
+    assert page.locator("#offline-page h1").inner_text() == "Keine Verbindung"
     context.set_offline(False)
     context.close()
     assert errors == []
