@@ -13,10 +13,11 @@ from tournaments.services import tournament_create, tournament_join, tournaments
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-async def test_standings_are_pushed_batched_and_a_seated_player_hears_of_their_table(alice, bob):
-    made = await db(tournament_create)(
-        by=alice,
-        name="Live",
+async def live_arena(by, name: str):
+    """A private arena of ``by``'s, starting now, with three easy bots."""
+    return await db(tournament_create)(
+        by=by,
+        name=name,
         kind="arena",
         starts_at=timezone.now(),
         duration=30,
@@ -25,6 +26,10 @@ async def test_standings_are_pushed_batched_and_a_seated_player_hears_of_their_t
         turn_clock=15,
         end_score=10,
     )
+
+
+async def test_standings_are_pushed_batched_and_a_seated_player_hears_of_their_table(alice, bob):
+    made = await live_arena(alice, "Live")
     page = await connect(alice, f"/ws/tournaments/{made.pk}/?invite={made.invite_code}")
     first = await page.receive_from(timeout=5)
     assert 'id="tournament-live"' in first and "Medium" not in first
@@ -106,17 +111,7 @@ async def test_the_tournament_chat_is_headed_so_also_when_redrawn(alice):
 
 
 async def test_a_player_seated_before_the_socket_opens_hears_of_their_table_once(alice, bob):
-    made = await db(tournament_create)(
-        by=alice,
-        name="Gap",
-        kind="arena",
-        starts_at=timezone.now(),
-        duration=30,
-        bots=3,
-        bot_level="easy",
-        turn_clock=15,
-        end_score=10,
-    )
+    made = await live_arena(alice, "Gap")
     for user in (alice, bob):
         await db(tournament_join)(tournament_id=made.pk, user=user, invite_code=made.invite_code)
     await db(tournaments_tick)(now=made.starts_at)  # seated while no socket listens
