@@ -37,10 +37,11 @@ def settings_page(request):
             messages.success(request, _("Your e-mail settings are saved."))
             return redirect("notifications:settings")
     status = 400 if form.errors else 200
+    offered = push.offered()
     context = {
         "form": form,
-        "vapid_public_key": settings.SKYJO_VAPID_PUBLIC_KEY if push.offered() else "",
-        "push_endpoints": selectors.push_endpoints(request.user.pk),
+        "vapid_public_key": settings.SKYJO_VAPID_PUBLIC_KEY if offered else "",
+        "push_endpoints": selectors.push_endpoints(request.user.pk) if offered else [],
     }
     return render(request, "notifications/settings.html", context, status=status)
 
