@@ -17,6 +17,12 @@ def unseen_counts(view: View) -> list[int]:
     return counts
 
 
+def round_ending(view: View) -> bool:
+    """Whether the round is in its final turns or the seat's step may end it (its last
+    face-down card)."""
+    return view.ender is not None or view.grids[view.seat].count(HIDDEN) <= 1
+
+
 def hidden_positions(grid) -> list[int]:
     return [p for p, c in enumerate(grid) if c == HIDDEN]
 

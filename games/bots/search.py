@@ -4,9 +4,9 @@ Each sample deals what the seat cannot see (:func:`games.bots.sampler.deal`), th
 candidate is applied to its own copy of that table and the round is played out with the fast
 policy (:mod:`games.bots.rollout`), the same random source for every candidate (common random
 numbers: the candidates differ only by their own consequences). A draw is followed by the
-strong bot's use of the card drawn (what the seat would see then: the view plus that card),
-so that drawing is not judged by the fast policy's weaker play of it. Pure Python, from the
-view.
+model's use of the card drawn (the strong bot's unless another is given; what the seat would
+see then: the view plus that card), so that drawing is not judged by the fast policy's weaker
+play of it. Pure Python, from the view.
 """
 
 import math
@@ -38,10 +38,14 @@ class Estimate:
 
 
 def sample_outcomes(
-    view: View, actions: list[Action], samples: int, rng: random.Random
+    view: View,
+    actions: list[Action],
+    samples: int,
+    rng: random.Random,
+    model: StrongBot = _STRONG,
 ) -> list[Estimate]:
     """Each of ``actions`` (steps legal for ``view.seat`` now) played out on ``samples``
-    tables dealt from ``view``."""
+    tables dealt from ``view``; a draw followed by ``model``'s use of the card."""
     seat = view.seat
     pool = unseen_cards(view)
     relative: list[list[float]] = [[] for _ in actions]
@@ -56,7 +60,7 @@ def sample_outcomes(
             if action.kind == DRAW:
                 t.drawn = card = t.pile.pop()
                 if card not in placements:
-                    placements[card] = _placement(view, card)
+                    placements[card] = _placement(view, card, model)
                 action = placements[card]
             step(t, seat, action, r)
             result = play_out(t, r)
@@ -65,10 +69,10 @@ def sample_outcomes(
     return [Estimate(a, rel, o) for a, rel, o in zip(actions, relative, own, strict=True)]
 
 
-def _placement(view: View, card: int) -> Action:
-    """The strong bot's swap or flip after drawing ``card`` from the position of ``view``."""
+def _placement(view: View, card: int, model: StrongBot) -> Action:
+    """``model``'s swap or flip after drawing ``card`` from the position of ``view``."""
     after = replace(view, drawing=True, drawn=card, deck_count=view.deck_count - 1)
-    return best_of(_STRONG.values(after)[1])[0]
+    return best_of(model.values(after)[1])[0]
 
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:

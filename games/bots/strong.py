@@ -5,7 +5,9 @@ minus every face-up card, the discard pile and its drawn card); a grid is worth 
 final score, with the chance that a face-up pair's column completes. Every move is scored by
 the grid value after it (a blind draw exactly, over the unseen values), a discard handed to
 the next player costs a share of its worth to them, and ending the round is weighed against
-the chance that an opponent ends at or below it (doubling).
+the chance that an opponent ends at or below it (doubling). ``StrongBot(plan=True)`` is the
+expert's model: the same, with grids valued net of what the next turns will probably save
+(:mod:`games.bots.future`) while the round goes on.
 """
 
 import math
@@ -13,7 +15,8 @@ import random
 
 from games.engine import Action, View, draw, flip, reveal, swap, take_discard
 
-from .knowledge import COLUMNS, OFFSET, hidden_positions, unseen_counts
+from .future import Savings, future_gain, placed
+from .knowledge import COLUMNS, OFFSET, hidden_positions, round_ending, unseen_counts
 
 H = "?"
 FUTURE_OFFERS_PER_TURN = 1.5
@@ -25,7 +28,7 @@ GIFT_SHARE = 3
 class _Context:
     """The unseen cards and the round's pace, computed once per decision."""
 
-    __slots__ = ("counts", "total", "mu", "var", "turns", "probs")
+    __slots__ = ("counts", "total", "mu", "var", "turns", "probs", "savings", "now")
 
     def __init__(self, view: View, counts: list[int], own_hidden: int) -> None:
         self.counts = counts
@@ -45,6 +48,17 @@ class _Context:
                 sum(1 for c in g if c == H) for s, g in enumerate(view.grids) if s != view.seat
             ]
             self.turns = min(MAX_TURNS, min(others, default=MAX_TURNS), max(own_hidden, 1) * 2)
+        self.savings = None
+        self.now = 0.0
+
+    def plan(self, grid) -> None:
+        """Value grids net of what the seat's next turns will probably save (the expert)."""
+        self.savings = Savings(self.probs, self.mu)
+        self.now = future_gain(grid, self.turns, self.savings)
+
+    def future_change(self, grid_after) -> float:
+        """How much more the next turns will save on ``grid_after`` than on the grid now."""
+        return future_gain(grid_after, self.turns, self.savings) - self.now
 
     def future_clear(self, v: int) -> float:
         """Chance a ``v`` is offered and placed before the round ends."""
@@ -111,6 +125,11 @@ def simple_gain(grid, pos: int, card: int, mu: float) -> float:
 class StrongBot:
     name = "strong"
 
+    def __init__(self, plan: bool = False) -> None:
+        """``plan``: before the round may end, value every grid net of what the seat's next
+        turns will probably save (:mod:`games.bots.future`), as the expert does."""
+        self.plan = plan
+
     def choose(self, view: View, rng: random.Random) -> Action:
         grid = view.grids[view.seat]
         if view.phase == "reveal":
@@ -131,6 +150,8 @@ class StrongBot:
             return 0.0, []
         hidden = hidden_positions(grid)
         ctx = _Context(view, unseen_counts(view), len(hidden))
+        if self.plan and not round_ending(view):
+            ctx.plan(grid)
         cols = grid_value(grid, ctx)
         base = sum(cols)
         ending = self._ending(view, grid, hidden, ctx, base)
@@ -175,6 +196,8 @@ class StrongBot:
             after = _after(grid, p, card)
             raises = here != H and card >= here and after[0] is not None
             value = base - cols[col] + column_value(*after, ctx)
+            if ctx.savings is not None:
+                value -= ctx.future_change(placed(grid, p, card))
             if last and here == H and ending is not None:
                 value = self._end_value(grid, p, card, ending)
             elif ending is not None:
@@ -198,7 +221,19 @@ class StrongBot:
             return [(p, value)]
         value = base + (ending[1] if ending is not None else 0.0)
         order = sorted(hidden, key=lambda q: (_in_pair(grid, q), _up_in_column(grid, q), q))
-        return [(p, value) for p in order]
+        if ctx.savings is None:
+            return [(p, value) for p in order]
+        flips = [(p, value - self._flip_change(grid, p, ctx)) for p in order]
+        return sorted(flips, key=lambda m: round(m[1], 9))
+
+    @staticmethod
+    def _flip_change(grid, pos, ctx) -> float:
+        """The expected future change of turning the face-down card at ``pos``."""
+        change = 0.0
+        for i, prob in enumerate(ctx.probs):
+            if prob:
+                change += prob * ctx.future_change(placed(grid, pos, i - OFFSET))
+        return change
 
     def _draw_value(self, grid, hidden, cols, base, ctx, ending) -> float:
         if not ctx.total:

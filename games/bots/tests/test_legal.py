@@ -21,7 +21,7 @@ def test_unknown_level_raises_value_error():
 def test_it_plays_only_legal_actions_in_random_positions(level):
     bot = get_bot(level)
     rng = random.Random(level)
-    count = 600 if level == "expert" else 2500  # the expert searches: about 10 ms a decision
+    count = 600 if level == "expert" else 2500  # the expert searches as rounds end
     for players in (2, 4):
         for _game, _seat, view in random_views(seed=players, count=count, players=players):
             action = bot.choose(view, rng)
