@@ -240,6 +240,15 @@ def test_logging_out_stops_the_pushes_to_that_browser_only(alice):
     assert endpoints == ["https://push.example.net/phone"]
 
 
+def test_unsubscribing_another_endpoint_keeps_this_browsers_for_the_log_out(alice):
+    here = _client(alice)
+    _post(here, SUBSCRIBE, Browser("https://push.example.net/here").subscription())
+    _post(_client(alice), SUBSCRIBE, Browser("https://push.example.net/old").subscription())
+    assert _post(here, UNSUBSCRIBE, {"endpoint": "https://push.example.net/old"}).status_code == 200
+    assert here.post("/accounts/logout/").status_code == 302
+    assert not PushSubscription.objects.exists()
+
+
 def test_a_player_keeps_the_newest_devices(alice):
     client = _client(alice)
     for n in range(12):

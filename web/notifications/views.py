@@ -92,8 +92,10 @@ def _subscribe(request, data: dict) -> None:
 
 
 def _unsubscribe(request, data: dict) -> None:
-    services.push_unsubscribe(user=request.user, endpoint=data.get("endpoint"))
-    request.session.pop(PUSH_ENDPOINT, None)
+    endpoint = data.get("endpoint")
+    services.push_unsubscribe(user=request.user, endpoint=endpoint)
+    if request.session.get(PUSH_ENDPOINT) == endpoint:
+        del request.session[PUSH_ENDPOINT]
 
 
 def forget_push_at_logout(sender, request, user, **kwargs) -> None:
