@@ -1,7 +1,8 @@
 /* The header's 'your turn' count (#turns-link, its socket /ws/turns/: docs/protocol.md) and the
    browser's notifications (Notification API, no Web Push: only while a page of the site is
    open). The turns socket's events stop at #turns-link: the game, chat and socket scripts
-   listen on the document for their own page socket and must not take this one for it. */
+   listen on the document for their own page socket and must not take this one for it;
+   sockets.js is told of its opening and closing directly. */
 (function () {
   "use strict";
   var KEY = "skyjo-notify";  // "1": the player asked for notifications in this browser
@@ -69,6 +70,9 @@
         if (e.target !== link) return;
         e.stopPropagation();
         if (name === "htmx:wsAfterMessage") pushed();
+        // Its reconnection follows the rules of every socket (sockets.js: a pause after 4430).
+        if (window.skyjoSockets && name === "htmx:wsOpen") window.skyjoSockets.opened(e);
+        if (window.skyjoSockets && name === "htmx:wsClose") window.skyjoSockets.closed(e);
       });
     });
   }

@@ -1,6 +1,7 @@
 """In real Chromium against a live Daphne: what the pages do with their sockets (static/js):
 a ban closes the game page's socket and the page shows the ban; a heartbeat ahead of the board
-asks for a sync, without a storm; a socket closed for flooding or for too many sockets comes back, but not at once."""
+asks for a sync, without a storm; a socket closed for flooding or for too many sockets comes
+back, but not at once, the header's turns socket too."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -130,3 +131,34 @@ def test_a_socket_closed_for_flooding_reconnects_after_a_pause(daphne_server, br
     print(f"\nreconnected {waits} ms after three 4429/4430 closes in a row")
     assert waits[0] >= 2000, "a 4429 close must not reconnect at once"
     assert waits[1] >= 5000 and waits[2] >= 10000, "each refusal in a row must wait longer"
+
+
+def test_the_header_turns_socket_refused_for_too_many_sockets_comes_back(
+    daphne_server, browser, alice, bob
+):
+    game = start_game(alice, bob)
+    page = page_of(browser, daphne_server, alice)
+    open_game(page, daphne_server, game)
+    # A 4430 close of the header's turns socket, then of the page's own socket: each comes back
+    # after a pause, and each counts its own refusals (the first pause of each is the shortest).
+    waits = page.evaluate(
+        """async () => {
+          const waits = [];
+          for (const id of ["turns-link", "game"]) {
+            waits.push(await Promise.race([
+              new Promise((done) => {
+                const closed = Date.now();
+                htmx.trigger(document.getElementById(id), "htmx:wsClose", {
+                  event: {code: 4430},
+                  socketWrapper: {reconnect: () => done(Date.now() - closed)},
+                });
+              }),
+              new Promise((done) => setTimeout(() => done(-1), 15000)),
+            ]));
+          }
+          return waits;
+        }"""
+    )
+    print(f"\nturns socket back after {waits[0]} ms, the game's after {waits[1]} ms")
+    assert waits[0] != -1, "the turns socket never came back after a 4430"
+    assert 2000 <= waits[0] <= 5500 and 2000 <= waits[1] <= 5500, waits
