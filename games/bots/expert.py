@@ -34,6 +34,11 @@ class ExpertBot:
     def __init__(self) -> None:
         self._model = StrongBot(plan=True)
 
+    @property
+    def model(self) -> StrongBot:
+        """Its model alone: the step it plays while the round goes on, without any search."""
+        return self._model
+
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase == "reveal":
             return self._model.choose(view, rng)

@@ -4,7 +4,8 @@
 started on first use, fresh for a forked child) and waits for its step; the server process
 stays free for its sockets meanwhile. Levels in :data:`SEARCHING` go there, the others decide
 in the caller's thread (they take a millisecond). If the worker fails or does not answer in
-``TIMEOUT`` seconds, the strong bot decides in the caller's thread instead.
+``TIMEOUT`` seconds, the level's own model decides in the caller's thread instead, without
+its search (a millisecond).
 """
 
 import multiprocessing
@@ -22,7 +23,6 @@ from . import get_bot
 
 SEARCHING = frozenset({"expert"})
 TIMEOUT = 5.0
-FALLBACK = "strong"
 
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None
@@ -36,7 +36,7 @@ def choose(level: str, view: View, seed: int) -> Action:
         return _worker().submit(_decide, level, view, seed).result(timeout=TIMEOUT)
     except (BrokenExecutor, FutureTimeout, OSError):
         discard()
-        return get_bot(FALLBACK).choose(view, random.Random(seed))
+        return get_bot(level).model.choose(view, random.Random(seed))
 
 
 def _decide(level: str, view: View, seed: int) -> Action:

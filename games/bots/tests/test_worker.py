@@ -4,6 +4,7 @@ import random
 import time
 
 from games.bots import get_bot, worker
+from games.bots.strong import StrongBot
 from games.bots.tests.positions import random_views
 
 
@@ -47,11 +48,18 @@ def test_other_levels_decide_in_the_callers_thread(monkeypatch):
     assert worker.choose("medium", view, 5) == get_bot("medium").choose(view, random.Random(5))
 
 
-def test_a_broken_worker_falls_back_to_the_strong_bot(monkeypatch):
-    (view,) = _searched_views(1)
+def test_a_broken_worker_falls_back_to_the_experts_model_without_search(monkeypatch):
+    model, strong = StrongBot(plan=True), StrongBot()
+    views = [
+        view
+        for _game, _seat, view in random_views(seed=5, count=300)
+        if model.choose(view, random.Random(1)) != strong.choose(view, random.Random(1))
+    ]
+    assert views  # positions where the expert's model and the strong bot differ
 
     def broken():
         raise OSError("no process")
 
     monkeypatch.setattr(worker, "_worker", broken)
-    assert worker.choose("expert", view, 1) == get_bot("strong").choose(view, random.Random(1))
+    for view in views:
+        assert worker.choose("expert", view, 1) == model.choose(view, random.Random(1))
