@@ -23,6 +23,7 @@ The reveals of the deal are not judged (every choice there is worth the same).
 """
 
 import random
+from collections import Counter
 
 from games.bots.evaluation import EVAL_VERSION, best, evaluate
 from games.bots.search import paired, sample_outcomes
@@ -112,20 +113,28 @@ def rollout_loss(view: View, action, reference) -> float:
     return paired(mine.own, theirs.own)[0]
 
 
-def analyse_record(record: dict, seats=None) -> dict:
+def analyse_record(record: dict, seats=None, stand_in=()) -> dict:
     """The analysis of a game record for ``seats`` (all when ``None``), as JSON-ready data:
 
     ``{"version", "decisions": [{"step", "seat", "round", "move", "best", "lost", "estimate",
     "label", "topic"}], "players": [{"seat", "decisions", "lost", "rounds", "labels",
-    "accuracy"}]}``; ``step`` is the replay's step number (``engine.iter_positions``), ``rounds``
-    the points lost in each round (1-based rounds, as a list). A player's ``lost`` and
-    ``rounds`` add up the signed estimates: each is unbiased, while the sum of the decisions'
-    ``lost`` (each floored at 0 on a noisy estimate) would overstate the total.
+    "accuracy", "stand_in"}]}``; ``step`` is the replay's step number
+    (``engine.iter_positions``), ``rounds`` the points lost in each round (1-based rounds, as a
+    list). A player's ``lost`` and ``rounds`` add up the signed estimates: each is unbiased,
+    while the sum of the decisions' ``lost`` (each floored at 0 on a noisy estimate) would
+    overstate the total. ``stand_in`` numbers the turn steps (every step but the reveals, from
+    0, in the game's order) that someone else played for the seat: they are not judged, and
+    each player's ``stand_in`` counts theirs.
     """
     wanted = None if seats is None else set(seats)
-    decisions = []
-    for step, seat, action, view in iter_steps(record):
-        if action.kind == REVEAL or (wanted is not None and seat not in wanted):
+    skipped = set(stand_in)
+    decisions, stood_in = [], Counter()
+    turn_steps = (s for s in iter_steps(record) if s[2].kind != REVEAL)
+    for number, (step, seat, action, view) in enumerate(turn_steps):
+        if wanted is not None and seat not in wanted:
+            continue
+        if number in skipped:
+            stood_in[seat] += 1
             continue
         verdict = judge(view, action)
         if verdict is not None:
@@ -145,6 +154,7 @@ def analyse_record(record: dict, seats=None) -> dict:
                 "rounds": [round(x, 2) for x in rounds],
                 "labels": {label: sum(d["label"] == label for d in mine) for label in LABELS},
                 "accuracy": accuracy([d["lost"] for d in mine]),
+                "stand_in": stood_in[seat],
             }
         )
     return {"version": VERSION, "decisions": decisions, "players": players}

@@ -13,7 +13,7 @@ from analysis.core import VERSION
 from analysis.models import GameAnalysis
 from core.errors import DATABASE_DOWN, one_line, shutting_down
 from games.models import Game
-from games.records import game_record
+from games.records import game_record, stand_in_steps
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,10 @@ def analysis_compute(*, game_id: int) -> GameAnalysis | None:
     return _store(game_id, data, seconds)
 
 
-def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
-    """The record of finished game ``game_id`` and its human seats; ``None`` if it is not
-    finished, or if its record cannot be read (then stored as failed, so no longer due)."""
+def _inputs(game_id: int) -> tuple[dict, list[int], list[int]] | None:
+    """The record of finished game ``game_id``, its human seats and the turn steps played for
+    them (``games.records.stand_in_steps``); ``None`` if it is not finished, or if its record
+    cannot be read (then stored as failed, so no longer due)."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return None
@@ -49,7 +50,7 @@ def _inputs(game_id: int) -> tuple[dict, list[int]] | None:
         _store(game_id, None, 0.0)
         return None
     humans = list(game.players.filter(bot_level="").values_list("seat", flat=True))
-    return record, humans
+    return record, humans, stand_in_steps(game)
 
 
 def _store(game_id: int, data: dict | None, seconds: float) -> GameAnalysis:

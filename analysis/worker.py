@@ -21,17 +21,18 @@ _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None
 
 
-def compute(record: dict, seats: list[int]) -> tuple[dict | None, float]:
-    """The analysis of ``record`` for ``seats`` and the seconds it took (``None``: no seat to
-    analyse). Runs in the worker; raises what analysis.core raises."""
+def compute(record: dict, seats: list[int], stand_in=()) -> tuple[dict | None, float]:
+    """The analysis of ``record`` for ``seats`` (``stand_in``: as ``analyse_record`` takes it)
+    and the seconds it took (``None``: no seat to analyse). Runs in the worker; raises what
+    analysis.core raises."""
     started = time.perf_counter()
-    data = analyse_record(record, seats=seats) if seats else None
+    data = analyse_record(record, seats=seats, stand_in=stand_in) if seats else None
     return data, time.perf_counter() - started
 
 
-def submit(record: dict, seats: list[int]) -> Future:
+def submit(record: dict, seats: list[int], stand_in=()) -> Future:
     """Hand ``record`` to the worker; the future holds :func:`compute`'s result."""
-    return run(compute, record, seats)
+    return run(compute, record, seats, stand_in)
 
 
 def run(function, *args, **kwargs) -> Future:

@@ -130,6 +130,7 @@ def _play_one(game_id: int, now) -> int:
                         action=step.to_json(),
                         version=game.version,
                         timed_out=late,
+                        stand_in=not players[seat].bot_level,
                     )
                     return 1
         if seats.correspondence:

@@ -296,6 +296,11 @@ class Move(models.Model):
         blank=True,
         help_text="The new draw pile (record order) when this step emptied it; else empty.",
     )
+    stand_in = models.BooleanField(
+        default=False,
+        help_text="Played by the server for a human seat (away, out of time, forfeited or "
+        "account gone): not that player's decision.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -59,3 +59,14 @@ def _add_step(rnd: dict, seat: int, action: dict) -> None:
         rnd["actions"].append(dict(action))
     else:
         rnd["actions"][-1].update(action)
+
+
+def stand_in_steps(game: Game) -> list[int]:
+    """The turn steps of ``game`` (every step but the reveals, numbered from 0 in the game's
+    order) that the server played for a human seat (``Move.stand_in``). One query when it
+    never did, two when it did."""
+    if not Move.objects.filter(game=game, stand_in=True).exists():
+        return []
+    steps = Move.objects.filter(game=game).order_by("version").values_list("action", "stand_in")
+    turn_steps = (stand_in for action, stand_in in steps if "reveal" not in action)
+    return [number for number, stand_in in enumerate(turn_steps) if stand_in]

@@ -45,6 +45,21 @@ def test_every_turn_decision_of_the_chosen_seats_is_judged_at_its_replay_step():
     )
 
 
+def test_the_steps_played_for_a_seat_are_not_judged_but_counted():
+    record = play_game(("easy", "medium"), seed=5)
+    turn_steps = [p for p in iter_positions(record) if p.kind != REVEAL and p.action is not None]
+    stand_in = [n for n, p in enumerate(turn_steps) if p.seat == 0 and p.round == 1]
+    whole = analyse_record(record, seats=[0])
+    result = analyse_record(record, seats=[0], stand_in=stand_in)
+    skipped = {turn_steps[n].step for n in stand_in}
+    assert len(skipped) >= 5
+    assert [d for d in whole["decisions"] if d["step"] not in skipped] == result["decisions"]
+    (player,) = result["players"]
+    assert player["stand_in"] == len(stand_in) and whole["players"][0]["stand_in"] == 0
+    assert player["decisions"] == whole["players"][0]["decisions"] - len(stand_in)
+    assert player["rounds"][0] == 0 and player["rounds"][1:] == whole["players"][0]["rounds"][1:]
+
+
 def test_changing_the_hidden_cards_behind_the_view_changes_no_judgement():
     record = play_game(("easy", "easy", "medium"), seed=9)
     judged = 0

@@ -67,13 +67,14 @@ def game_apply_action(
     user=None,
     seat: int | None = None,
     timed_out: bool = False,
+    stand_in: bool = False,
 ) -> MoveResult:
     """Apply one step of ``user`` (or, for the bot runner, ``seat``; ``timed_out``: its clock
-    ran out) and save it. Refuses a non-player, a game over, a stale ``version`` (but for
+    ran out; ``stand_in``: played for a human seat, not by its player) and save it. Refuses a non-player, a game over, a stale ``version`` (but for
     simultaneous reveals) and what the engine refuses, changing nothing."""
     _one_of(user, seat)
-    if timed_out and user is not None:
-        raise ValueError("only the runner plays a turn whose time ran out")
+    if (timed_out or stand_in) and user is not None:
+        raise ValueError("only the runner plays a turn for a player")
     if type(version) is not int:
         raise BadRequest(_('Every action needs the "version" of the state you saw, as an integer.'))
     try:
@@ -83,7 +84,7 @@ def game_apply_action(
     fresh = False
     for _attempt in range(ATTEMPTS):
         try:
-            return _apply(game_id, step, version, user, seat, timed_out, fresh=fresh)
+            return _apply(game_id, step, version, user, seat, timed_out, stand_in, fresh=fresh)
         except _Lost:
             _HELD.put(game_id, None)
             fresh = True
@@ -91,7 +92,7 @@ def game_apply_action(
     raise StaleVersion(sent=version, current=current)
 
 
-def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> MoveResult:
+def _apply(game_id, step, version, user, seat, timed_out, stand_in, *, fresh) -> MoveResult:
     with transaction.atomic():
         game, state = _held(game_id, fresh=fresh)
         seats = presence.seats_of(game)
@@ -124,6 +125,7 @@ def _apply(game_id, step, version, user, seat, timed_out, *, fresh: bool) -> Mov
             seat=seat,
             action=step.to_json(),
             reshuffle=state.last_reshuffle,
+            stand_in=stand_in,
         )
         if len(state.results) > results_before:
             _save_scores(game, state, seats)

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from analysis.core import LABELS
+from games.labels import player_label
 
 
 def label_name(label: str | None) -> str:
@@ -50,6 +51,20 @@ def summary_line(player: dict, *, you: bool = False) -> str:
     return _("%(points)s expected points lost: %(labels)s") % values
 
 
+def stand_in_line(count: int, name: str) -> str:
+    """Why some of ``name``'s moves have no verdict ("" when none was played for them)."""
+    if not count:
+        return ""
+    text = ngettext(
+        "%(name)s: %(count)s move played for them by the server (away or out of time) is not "
+        "judged.",
+        "%(name)s: %(count)s moves played for them by the server (away or out of time) are not "
+        "judged.",
+        count,
+    )
+    return text % {"name": name, "count": count}
+
+
 def _plural(label: str, n: int) -> str:
     texts = {
         "inaccuracy": ngettext("%(n)s inaccuracy", "%(n)s inaccuracies", n),
@@ -73,6 +88,9 @@ def players_summary(data: dict, names, viewer_seat: int | None) -> list[dict]:
             "accuracy_text": None if player["accuracy"] is None else _points(player["accuracy"]),
             "line": summary_line(player),
             "you_line": summary_line(player, you=True),
+            "stand_in_line": stand_in_line(
+                player.get("stand_in", 0), player_label(str(names[player["seat"]]))
+            ),
             "round_list": [
                 {"number": i + 1, "lost": _points(x)} for i, x in enumerate(player["rounds"])
             ],
