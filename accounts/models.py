@@ -32,6 +32,12 @@ class User(AbstractUser):
         blank=True,
         help_text="Language of the site for this player; blank follows the browser.",
     )
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The player's time zone (IANA name), from their browser: e-mails write "
+        "deadlines in it; blank: the site's.",
+    )
     bio = models.CharField(max_length=280, blank=True, help_text="Shown on the public profile.")
     show_online_status = models.BooleanField(
         default=True, help_text="Let other players see when you are online."

@@ -1,4 +1,4 @@
-"""Bans, languages and ratings of users. Each ban write locks the user's row and returns
+"""Bans, languages, time zones and ratings of users. Each ban write locks the user's row and returns
 whether anything changed."""
 
 from django.conf import settings
@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.locks import hold
-from core.when import when
+from core.when import when, zone_named
 
 MAX_REASON = User._meta.get_field("ban_reason").max_length
 
@@ -58,6 +58,13 @@ def ban_message(user) -> str:
     if until is None:
         return _("This account is banned: %(reason)s") % values
     return _("This account is banned until %(until)s: %(reason)s") % values
+
+
+def user_set_time_zone(*, user_id: int, name: str) -> None:
+    """Remember the time zone called ``name`` ("Europe/Oslo") as the player's."""
+    if zone_named(name) is None:
+        raise ValueError(f"unknown time zone {name!r}")
+    User.objects.filter(pk=user_id).update(time_zone=name)
 
 
 def user_set_language(*, user_id: int, language: str) -> None:

@@ -1,4 +1,6 @@
-"""Dates and times in the active language and time zone, the zone named."""
+"""Dates and times in the active language and time zone, the zone named; time zones by name."""
+
+import zoneinfo
 
 from django.utils import formats, timezone
 
@@ -14,3 +16,18 @@ def when(moment) -> str:
 def day(moment) -> str:
     """A date alone, in the active time zone: "4 Dec 2026", "4 Dez 2026"."""
     return formats.date_format(timezone.localtime(moment), DAY)
+
+
+def zone_named(name: str | None):
+    """The zone called ``name`` ("Europe/Oslo"), or ``None`` for a missing or unknown name."""
+    if not name or len(name) > 64:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def zone_of(user):
+    """``user``'s time zone (``User.time_zone``), else the site's."""
+    return zone_named(getattr(user, "time_zone", "")) or timezone.get_default_timezone()

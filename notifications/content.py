@@ -1,13 +1,14 @@
-"""What an outbox row's e-mail says, in the active language: its subject, its plain-text body
-(templates/notifications/email/) and its List-Unsubscribe headers (RFC 2369, RFC 8058)."""
+"""What an outbox row's e-mail says, in the active language and time zone: its subject, its
+plain-text body (templates/notifications/email/) and its List-Unsubscribe headers (RFC 2369,
+RFC 8058)."""
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 
+from core.when import when
 from games.selectors import games_awaiting
 from notifications import tokens
 from notifications.models import Outbox
@@ -16,12 +17,6 @@ from notifications.models import Outbox
 def site_url(path: str) -> str:
     """``path`` on the site (SKYJO_SITE_URL): e-mails have no request to build URLs from."""
     return settings.SKYJO_SITE_URL.rstrip("/") + path
-
-
-def when(moment) -> str:
-    """A deadline as the reader's language writes it, with the server's time zone."""
-    local = timezone.localtime(moment)
-    return f"{formats.date_format(local, 'DATETIME_FORMAT')} ({local.tzname()})"
 
 
 def unsubscribe_url(*, user_id: int, kind: str, generation: int) -> str:

@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from core.text import one_line
+from core.when import zone_of
 from notifications import content, push, selectors
 from notifications.models import Outbox
 
@@ -102,7 +103,7 @@ def _send(row: Outbox, now) -> int:
 
 
 def _message(row: Outbox) -> mail.EmailMessage | Pushed | str:
-    """The e-mail of ``row`` in its language, or why it is no longer sent. A turn or reminder
+    """The e-mail of ``row`` in its language and the player's time zone, or why it is no longer sent. A turn or reminder
     is pushed to the player's devices here too, on the row's first claim only (a retry of the
     e-mail pushes nothing again); a player without an e-mail address gets :class:`Pushed` if a
     device took it."""
@@ -112,7 +113,8 @@ def _message(row: Outbox) -> mail.EmailMessage | Pushed | str:
         return "The player has no e-mail address now."
     if not _wanted(pref, row.kind):
         return "The player turned this kind of e-mail off."
-    with translation.override(row.language or settings.LANGUAGE_CODE):
+    language = row.language or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(zone_of(user)):
         if row.kind == Outbox.Kind.DIGEST:
             made = content.digest_mail(row, generation=pref.token_generation)
         elif not selectors.waits_for(game_id=row.game_id, user_id=user.pk):

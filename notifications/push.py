@@ -21,7 +21,7 @@ from py_vapid.utils import b64urlencode
 from pywebpush import WebPushException, webpush
 
 from core.text import one_line
-from notifications import content
+from core.when import when
 from notifications.models import Outbox, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def notice(row: Outbox, game) -> dict:
     else:
         title = format_lazy(_("Your turn in {name}"), name=name)
     if row.deadline:
-        body = format_lazy(_("Play before {deadline}."), deadline=content.when(row.deadline))
+        body = format_lazy(_("Play before {deadline}."), deadline=when(row.deadline))
     else:
         body = _("A correspondence game waits for your move.")
     path = reverse("games:game", args=[game.pk])

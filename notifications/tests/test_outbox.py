@@ -9,6 +9,7 @@ from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
+from core import when as core_when
 from games import signals
 from games.models import GamePlayer
 from notifications import outbox, services, tokens
@@ -70,6 +71,20 @@ def test_a_reminder_says_time_runs_out(game, bob):
     outbox.send_due()
     assert mail.outbox[0].subject == "Time is running out in Test table"
     assert "a quarter of your time" in mail.outbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("zone", "name"), [("Asia/Tokyo", "JST"), ("America/New_York", "E"), ("", "UTC")]
+)
+def test_the_deadline_is_written_in_the_players_time_zone(game, bob, zone, name):
+    bob.time_zone = zone
+    bob.save(update_fields=["time_zone"])
+    deadline = wait(game, bob)[bob.pk]
+    outbox.send_due()
+    with timezone.override(core_when.zone_of(bob)):
+        written = core_when.when(deadline)
+    assert written.split()[-1].startswith(name)
+    assert f"Play before {written}:" in mail.outbox[0].body
 
 
 def test_the_mail_is_in_the_players_language(game, bob):

@@ -48,6 +48,15 @@ def test_the_settings_page_shows_the_defaults_and_saves(alice):
     )
 
 
+def test_the_settings_page_names_the_zone_of_the_deadlines(alice):
+    client = _client(alice)
+    page = client.get(SETTINGS).content.decode()
+    assert "written in the site's time zone, UTC." in page
+    client.cookies["skyjo_tz"] = "Europe/Oslo"
+    page = client.get(SETTINGS).content.decode()
+    assert "written in your time zone, Europe/Oslo (this browser's)." in page
+
+
 @pytest.mark.parametrize("quiet", ["-5", "1441", "abc", "", "2.5"])
 def test_a_bad_quiet_time_is_refused_and_nothing_saved(alice, quiet):
     answer = _client(alice).post(SETTINGS, {"turn_email": "on", "quiet_minutes": quiet})

@@ -4,6 +4,8 @@
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -44,3 +46,18 @@ def test_the_moderation_log_uses_the_same_words(client, alice, moderator):
     client.cookies["skyjo_tz"] = "Asia/Tokyo"
     page = client.get(reverse("moderation:log")).content.decode()
     assert 'until <time datetime="2099-12-04T06:07:00+00:00">4 Dec 2099 15:07 JST</time>' in page
+
+
+def test_a_players_zone_is_remembered_once_for_the_e_mails(client, alice):
+    client.force_login(alice)
+    client.cookies["skyjo_tz"] = "Asia/Tokyo"
+    client.get(reverse("home"))
+    alice.refresh_from_db()
+    assert alice.time_zone == "Asia/Tokyo"
+    with CaptureQueriesContext(connection) as queries:
+        client.get(reverse("home"))
+    assert not [q for q in queries if q["sql"].startswith("UPDATE") and "time_zone" in q["sql"]]
+    client.cookies["skyjo_tz"] = "Mars/Olympus"  # unknown: the page in the site's zone, kept
+    client.get(reverse("home"))
+    alice.refresh_from_db()
+    assert alice.time_zone == "Asia/Tokyo"

@@ -42,6 +42,7 @@ def settings_page(request):
         "form": form,
         "vapid_public_key": settings.SKYJO_VAPID_PUBLIC_KEY if offered else "",
         "push_endpoints": selectors.push_endpoints(request.user.pk) if offered else [],
+        "site_time_zone": settings.TIME_ZONE,
     }
     return render(request, "notifications/settings.html", context, status=status)
 
