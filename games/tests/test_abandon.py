@@ -265,6 +265,29 @@ def test_the_confirmation_says_which_it_will_be(client, alice):
     assert "counts as a loss, in last place" in page and 'name="counts" value="1"' in page
 
 
+def test_the_confirmation_is_fetched_as_it_stands_when_it_opens(client, alice, bob):
+    """The page's confirmation may be older than her first move (the board changes over the
+    socket): opening it fetches it again."""
+    game = services.bot_game_create(user=alice, bots=1)
+    url = reverse("games:end_confirmation", args=[game.pk])
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).text
+    assert f'hx-get="{url}" hx-trigger="toggle[this.open]"' in page
+    fetched = client.get(url).text
+    assert "You have not played yet" in fetched and 'name="counts" value="0"' in fetched
+    assert 'id="end-game-form"' in fetched and "<html" not in fetched
+    reveal(game, alice)
+    fetched = client.get(url).text
+    assert "counts as a loss, in last place" in fetched and 'name="counts" value="1"' in fetched
+    assert client.post(url).status_code == 405
+    Lobby.objects.filter(games=game).update(is_public=True)
+    client.force_login(bob)  # a spectator: nothing of hers to end
+    assert client.get(url).status_code == 404
+    services.game_abandon(game_id=game.pk, user=alice)
+    client.force_login(alice)
+    assert client.get(url).status_code == 404
+
+
 def test_a_stale_confirmation_sends_the_player_back_to_read_the_new_one(client, alice):
     game = services.bot_game_create(user=alice, bots=1)
     client.force_login(alice)

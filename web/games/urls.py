@@ -29,5 +29,6 @@ urlpatterns = [
     path("games/<id:game_id>/replay/", replay_views.game_replay, name="replay"),
     path("games/<id:game_id>/rematch/", views.game_rematch, name="rematch"),
     path("games/<id:game_id>/end/", views.game_abandon, name="abandon"),
+    path("games/<id:game_id>/end/confirm/", views.game_end_confirmation, name="end_confirmation"),
     path("vacation/", vacation.vacation, name="vacation"),
 ]

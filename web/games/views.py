@@ -342,6 +342,18 @@ def game_rematch(request, game_id: int):
 
 
 @login_required
+@require_GET
+def game_end_confirmation(request, game_id: int):
+    """The confirmation of "End this game" as it stands now (the page's may be older than the
+    player's first move); 404 when the viewer may not end this game."""
+    game, seat = game_or_404(request, game_id)
+    if not selectors.may_end(game, seat):
+        raise Http404(_("This game is not yours to end."))
+    context = {"game": game, "end_counts": selectors.end_counts(game, seat)}
+    return render(request, "games/partials/end_game.html", context)
+
+
+@login_required
 @require_POST
 def game_abandon(request, game_id: int):
     """The only human of a game against bots ends it; ``counts`` (1 or 0) is what the form told

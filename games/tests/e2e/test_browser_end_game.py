@@ -88,3 +88,23 @@ def test_after_a_card_of_her_own_ending_it_counts_as_a_loss(daphne_server, brows
     game = Game.objects.get(pk=game_id)
     assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
     context.close()
+
+
+def test_opened_after_a_card_of_her_own_the_confirmation_says_it_counts(
+    daphne_server, browser, screenshot_dir
+):
+    """The page was loaded before her first card: opening "End this game" afterwards reads
+    what ending does now, and the first "Yes, end it" ends it."""
+    context, page, game_id = game_against_bots(browser, daphne_server, "lateender", 1)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator('#player-0 .cell[data-pos="0"]').click()
+    page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
+    page.get_by_text("End this game", exact=True).click()
+    page.get_by_text("counts as a loss, in last place, in your statistics").wait_for()
+    page.screenshot(path=screenshot_dir / "end-game-fetched-confirm-phone.png")
+    page.get_by_role("button", name="Yes, end it").click()
+    page.wait_for_url(daphne_server + "/")
+    page.get_by_text("it counts as a loss, in last place").wait_for()
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+    context.close()
