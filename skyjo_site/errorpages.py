@@ -20,7 +20,11 @@ class NotFoundPageMiddleware(MiddlewareMixin):
         message = str(exception.args[0]) if exception.args else ""
         if message.endswith("matches the given query."):  # get_object_or_404's, in English
             message = ""
-        return render(request, "404.html", {"message": message}, status=404)
+        # Only a lobby's or a game's address may be a private one opened without its invite.
+        match = request.resolver_match
+        private_hint = match is not None and match.namespace == "games"
+        context = {"message": message, "private_hint": private_hint}
+        return render(request, "404.html", context, status=404)
 
 
 def server_error(request):

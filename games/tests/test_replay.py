@@ -1,7 +1,7 @@
 """The replay page of a game that is over: steps, htmx fragments, refusals, hidden cards, links.
 
 Choice documented in docs/protocol.md: a ``step`` out of range is clamped to the first or last
-step; a ``step`` that is no whole number gets a 400.
+step; a ``step`` that is no whole number opens the first step, saying why (an htmx step: 400).
 """
 
 import random
@@ -136,11 +136,16 @@ class TestReplayPage:
         assert f"Step {step} of {last}" in response.content.decode()
 
     @pytest.mark.parametrize("asked", ["abc", "1.5", "", "0x3"])
-    def test_a_step_that_is_no_whole_number_is_a_bad_request(self, client, alice, finished, asked):
+    def test_a_step_that_is_no_whole_number_opens_the_first_saying_why(
+        self, client, alice, finished, asked
+    ):
         client.force_login(alice)
-        response = client.get(replay_url(finished, asked))
-        assert response.status_code == 400
-        assert "whole number" in response.content.decode()
+        response = client.get(replay_url(finished, asked), follow=True)
+        assert response.redirect_chain == [(reverse("games:replay", args=[finished.pk]), 302)]
+        page = response.content.decode()
+        assert "The step must be a whole number" in page and "Step 0 of " in page
+        fragment = client.get(replay_url(finished, asked), headers={"HX-Request": "true"})
+        assert fragment.status_code == 400 and "whole number" in fragment.content.decode()
 
     def test_a_running_game_is_refused(self, client, alice, bob):
         game = start_game(alice, bob, end_score=40)

@@ -69,3 +69,17 @@ def test_the_other_errors_are_the_sites_pages_in_the_visitors_language(status, f
     assert response.status_code == status
     page = response.content.decode()
     assert f'data-status="{status}"' in page and '<html lang="nl">' in page
+
+
+def test_only_a_missing_lobby_or_game_speaks_of_invite_links(alice):
+    client = Client()
+    client.force_login(alice)
+    hint = "A private lobby opens only with its invite link"
+    for url, hinted in (
+        ("/games/99999/", True),
+        ("/lobbies/99999/", True),
+        ("/puzzles/99999/", False),
+    ):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert (hint in response.content.decode()) is hinted, url

@@ -90,9 +90,7 @@ def game_replay(request, game_id: int):
     try:
         step = max(int(request.GET.get("step", 0)), 0)  # past the last: below
     except ValueError:
-        return HttpResponseBadRequest(
-            _("The step must be a whole number, e.g. ?step=12."), content_type="text/plain"
-        )
+        return _bad_step(request, game)
     analysis, move_notes = replay_analysis(game, step, record["players"], viewer_seat=seat)
     key = (game.pk, game.status, translation.get_language(), analysis["analysis_state"])
     found = _move_lists.get(key)
@@ -116,6 +114,16 @@ def game_replay(request, game_id: int):
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request", MOVES_HEADER))
     return response
+
+
+def _bad_step(request, game: Game):
+    """A ``step`` that is no whole number: the page opens at the first step and says why; an
+    htmx step (the page's own links never send one) gets a 400."""
+    message = _("The step must be a whole number, e.g. ?step=12.")
+    if request.htmx:
+        return HttpResponseBadRequest(message, content_type="text/plain")
+    messages.error(request, message)
+    return redirect("games:replay", game.pk)
 
 
 def _move_list_limited(request):
