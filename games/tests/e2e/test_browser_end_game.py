@@ -96,7 +96,11 @@ def test_opened_after_a_card_of_her_own_the_confirmation_says_it_counts(
     """The page was loaded before her first card: opening "End this game" afterwards reads
     what ending does now, and the first "Yes, end it" ends it."""
     context, page, game_id = game_against_bots(browser, daphne_server, "lateender", 1)
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()  # heard from its first line
+    page.wait_for_selector('#conn[data-state="open"]')
     page.locator('#player-0 .cell[data-pos="0"]').click()
     page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
     page.get_by_text("End this game", exact=True).click()
@@ -107,4 +111,5 @@ def test_opened_after_a_card_of_her_own_the_confirmation_says_it_counts(
     page.get_by_text("it counts as a loss, in last place").wait_for()
     game = Game.objects.get(pk=game_id)
     assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+    assert errors == []
     context.close()
