@@ -1,6 +1,6 @@
 """Sending the outbox (the bot runner's hooks, web.runner): :func:`send_due` sends the rows due,
-at most once each; :func:`digest_tick` queues the daily digests. Both cost one indexed query
-when nothing is due. Call them outside a transaction: a claim must be committed before the
+at most once each, for one indexed query when nothing is due; :func:`digest_tick` queues the
+daily digests, looking once an hour. Call them outside a transaction: a claim must be committed before the
 mail server hears of the row (docs/notifications.md, "At most once")."""
 
 import logging
@@ -24,10 +24,10 @@ BATCH = 20  # rows sent per call at most
 MAX_ATTEMPTS = 5  # tries before a row is failed
 BACKOFF = timedelta(minutes=1)  # before the second try; doubled after each failure
 CLAIM = timedelta(minutes=5)  # a row left `sending` this long was cut off: failed, not resent
-DIGEST_HOUR = 7  # the daily digests are queued from this hour on (server time zone)
+DIGEST_HOUR = 7  # a player's daily digest is queued from this hour on, in their time zone
 KEEP = timedelta(days=30)  # rows done (sent, failed, skipped) are deleted after this
 
-_digest_day = None  # the day the runner queued the digests of
+_digest_hour = None  # the hour in which the runner last looked for digests to queue
 
 
 def send_due(now=None, limit: int = BATCH) -> int:
@@ -167,33 +167,41 @@ def _finish(row: Outbox, state: str, *, error: str = "", **values) -> None:
 
 
 def digest_tick(now=None) -> int:
-    """Queue today's digest for each player who chose it and for whom a game waits, once a day
-    from DIGEST_HOUR on (a row per player and day: a second call queues none); returns how
-    many players it looked at. Without ``now`` (the runner) it looks once a day per process,
-    and deletes the rows done more than KEEP ago."""
-    global _digest_day
+    """Queue the day's digest for each player who chose it and for whom a game waits, from
+    DIGEST_HOUR on in the player's time zone (a row per player and local day: another call
+    that day queues none); returns how many rows it offered. Without ``now`` (the runner) it
+    looks once an hour per process, and deletes the rows done more than KEEP ago."""
+    global _digest_hour
     if not settings.SKYJO_NOTIFICATIONS:
         return 0
     runner = now is None
-    now = timezone.localtime(now or timezone.now())
-    day = now.date()
-    if now.hour < DIGEST_HOUR or (runner and _digest_day == day):
+    now = now or timezone.now()
+    hour = now.replace(minute=0, second=0, microsecond=0)
+    if runner and _digest_hour == hour:
         return 0
-    users = get_user_model().objects.filter(pk__in=selectors.digest_users()).exclude(email="")
-    rows = [
-        Outbox(
-            user=user,
-            kind=Outbox.Kind.DIGEST,
-            dedup_key=f"digest:{user.pk}:{day.isoformat()}",
-            language=user.language or settings.LANGUAGE_CODE,
-            next_try_at=now,
-            created_at=now,
-        )
-        for user in users
-    ]
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=selectors.digest_users())
+        .exclude(email="")
+        .only("pk", "language", "time_zone")
+    )
+    rows = []
+    for user in users:
+        local = timezone.localtime(now, zone_of(user))
+        if local.hour >= DIGEST_HOUR:
+            rows.append(
+                Outbox(
+                    user=user,
+                    kind=Outbox.Kind.DIGEST,
+                    dedup_key=f"digest:{user.pk}:{local.date().isoformat()}",
+                    language=user.language or settings.LANGUAGE_CODE,
+                    next_try_at=now,
+                    created_at=now,
+                )
+            )
     Outbox.objects.bulk_create(rows, ignore_conflicts=True)
     if runner:
-        _digest_day = day
+        _digest_hour = hour
         purge(now - KEEP)
     return len(rows)
 

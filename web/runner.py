@@ -69,7 +69,7 @@ def _tick() -> None:
 def _mail_tick() -> None:
     close_old_connections()
     try:
-        outbox.digest_tick()  # the daily digests, once a day (notifications/)
+        outbox.digest_tick()  # the daily digests, looked for once an hour (notifications/)
         while outbox.send_due() >= outbox.BATCH:  # the e-mails and pushes due
             pass
     finally:

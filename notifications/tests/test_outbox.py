@@ -2,7 +2,7 @@
 never twice after a restart; the daily digest."""
 
 import smtplib
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from django.core import mail
@@ -198,7 +198,24 @@ def test_the_digest_comes_once_a_day_from_its_hour(game, alice, bob):
     assert Outbox.objects.filter(kind="digest").count() == 2
 
 
-def test_the_runner_looks_for_digests_once_a_day(monkeypatch, game, bob):
+def test_each_player_gets_the_digest_from_its_hour_in_their_own_time_zone(game, alice, bob):
+    """07:00 in Tokyo is 22:00 UTC the day before: bob's digest of that Tokyo day goes then,
+    while alice (no zone known: the site's, UTC) has had hers since 07:00 UTC."""
+    _digest_reader(bob)
+    bob.time_zone = "Asia/Tokyo"
+    bob.save(update_fields=["time_zone"])
+    wait(game, bob)
+    evening = timezone.now().astimezone(UTC).replace(hour=22, minute=0)
+    outbox.digest_tick(now=evening - timedelta(minutes=1))
+    assert not Outbox.objects.exists()
+    outbox.digest_tick(now=evening)
+    tokyo_day = (evening + timedelta(hours=9)).date()
+    assert Outbox.objects.get().dedup_key == f"digest:{bob.pk}:{tokyo_day.isoformat()}"
+    outbox.digest_tick(now=evening + timedelta(hours=5))  # the same day in Tokyo
+    assert Outbox.objects.count() == 1
+
+
+def test_the_runner_looks_for_digests_once_an_hour(monkeypatch, game, bob):
     monkeypatch.setattr(outbox, "DIGEST_HOUR", 0)  # any time of the day is past it
     _digest_reader(bob)
     wait(game, bob)
@@ -208,9 +225,10 @@ def test_the_runner_looks_for_digests_once_a_day(monkeypatch, game, bob):
     Outbox.objects.filter(pk=old.pk).update(created_at=timezone.now() - outbox.KEEP * 2)
     assert outbox.digest_tick() == 1
     assert list(Outbox.objects.values_list("kind", flat=True)) == ["digest"]  # the old one gone
-    Outbox.objects.all().delete()
-    assert outbox.digest_tick() == 0  # the memo: no query until tomorrow
-    assert not Outbox.objects.exists()
+    assert outbox.digest_tick() == 0  # the memo: no query until the next hour
+    monkeypatch.setattr(outbox, "_digest_hour", None)  # an hour later: it looks again
+    assert outbox.digest_tick() == 1
+    assert Outbox.objects.count() == 1  # a row per player and local day
 
 
 def test_a_digest_with_nothing_waiting_any_more_is_skipped(game, bob):
@@ -238,6 +256,6 @@ def test_nothing_due_costs_one_query(django_assert_num_queries, game, bob):
     outbox.send_due()
     with django_assert_num_queries(1):
         assert outbox.send_due() == 0
-    early = timezone.localtime().replace(hour=outbox.DIGEST_HOUR - 1)
+    outbox.digest_tick()
     with django_assert_num_queries(0):
-        assert outbox.digest_tick(now=early) == 0
+        assert outbox.digest_tick() == 0  # the runner looks once an hour
