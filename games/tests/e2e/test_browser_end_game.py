@@ -69,24 +69,33 @@ def test_the_button_goes_when_the_game_ends_while_the_page_is_open(
     context.close()
 
 
+def turn_her_first_card(page):
+    page.locator('#player-0 .cell[data-pos="0"]').click()
+    page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
+
+
+def confirm_it_counts(page, base, game_id, shot):
+    """The open confirmation says the game counts; "Yes, end it" ends it as her loss."""
+    page.get_by_text("counts as a loss, in last place, in your statistics").wait_for()
+    page.screenshot(path=shot)
+    page.get_by_role("button", name="Yes, end it").click()
+    page.wait_for_url(base + "/")
+    page.get_by_text("it counts as a loss, in last place").wait_for()
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+
+
 def test_after_a_card_of_her_own_ending_it_counts_as_a_loss(daphne_server, browser, screenshot_dir):
     """The page said it would count nowhere; she turns a card, then confirms: she is sent back
     to read that it now counts as a loss, and ending it again does so."""
     context, page, game_id = game_against_bots(browser, daphne_server, "resigner", 1)
     page.get_by_text("End this game", exact=True).click()
     page.get_by_text("You have not played yet").wait_for()
-    page.locator('#player-0 .cell[data-pos="0"]').click()
-    page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
+    turn_her_first_card(page)
     page.get_by_role("button", name="Yes, end it").click()
     page.get_by_text("You have played since this page was loaded").wait_for()
     page.get_by_text("End this game", exact=True).click()
-    page.get_by_text("counts as a loss, in last place, in your statistics").wait_for()
-    page.screenshot(path=screenshot_dir / "end-game-counts-confirm.png")
-    page.get_by_role("button", name="Yes, end it").click()
-    page.wait_for_url(daphne_server + "/")
-    page.get_by_text("it counts as a loss, in last place").wait_for()
-    game = Game.objects.get(pk=game_id)
-    assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+    confirm_it_counts(page, daphne_server, game_id, screenshot_dir / "end-game-counts-confirm.png")
     context.close()
 
 
@@ -101,15 +110,9 @@ def test_opened_after_a_card_of_her_own_the_confirmation_says_it_counts(
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()  # heard from its first line
     page.wait_for_selector('#conn[data-state="open"]')
-    page.locator('#player-0 .cell[data-pos="0"]').click()
-    page.wait_for_selector('#player-0 .cell[data-pos="0"]:not([aria-label*="face down"])')
+    turn_her_first_card(page)
     page.get_by_text("End this game", exact=True).click()
-    page.get_by_text("counts as a loss, in last place, in your statistics").wait_for()
-    page.screenshot(path=screenshot_dir / "end-game-fetched-confirm-phone.png")
-    page.get_by_role("button", name="Yes, end it").click()
-    page.wait_for_url(daphne_server + "/")
-    page.get_by_text("it counts as a loss, in last place").wait_for()
-    game = Game.objects.get(pk=game_id)
-    assert (game.status, game.voided, game.resigned) == (Game.Status.ABORTED, False, 0)
+    shot = screenshot_dir / "end-game-fetched-confirm-phone.png"
+    confirm_it_counts(page, daphne_server, game_id, shot)
     assert errors == []
     context.close()
