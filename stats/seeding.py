@@ -108,7 +108,16 @@ class Writer:
         if self.moves:
             self._copy_text(
                 Move,
-                ["game_id", "version", "round", "seat", "action", "reshuffle", "created_at"],
+                [
+                    "game_id",
+                    "version",
+                    "round",
+                    "seat",
+                    "action",
+                    "reshuffle",
+                    "created_at",
+                    "stand_in",
+                ],
                 self.moves,
             )
         for model, rows in self.rows.items():
@@ -296,7 +305,8 @@ def _one(writer, rng, by_n, users, weights, ratings, game_id, lobby_id, when) ->
             scored_at=when + timedelta(minutes=2 * number),
         )
     if writer.copy:
-        prefix, suffix = f"{game_id}\t".encode(), f"\t{when.isoformat()}\n".encode()
+        # The seeded players made every move themselves: no stand-in.
+        prefix, suffix = f"{game_id}\t".encode(), f"\t{when.isoformat()}\tf\n".encode()
         writer.moves.append(b"".join(prefix + line + suffix for line in game.move_lines))
         return _rate(writer, game, seats, ratings, game_id, finished_at)
     for version, (number, seat, action, reshuffle) in enumerate(game.moves, start=1):
