@@ -2,6 +2,7 @@
 flags and signals, reminders, timeouts by the lobby's option, late moves and vacations. Time is
 simulated: the runner is given ``now``, and rows' times are moved back."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -291,3 +292,15 @@ def test_vacation_days_are_limited_by_the_year(settings, alice):
     assert Vacation.objects.count() == 1
     with pytest.raises(InvalidVacation, match="not on vacation"):
         services.vacation_end(user=alice, now=now + 2 * DAY)
+
+
+def test_the_clock_counts_days_and_hours_in_the_readers_language(client, alice, bob):
+    game = corr_game(alice, bob, days=3)
+    alice.language = "de"
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-text-days="%(days)s T. %(hours)s h"' in page
+    assert 'data-text-hours="%(hours)s h %(minutes)s min"' in page
+    left = re.search(r'<span class="clock-left">([^<]*)</span>', page).group(1)
+    assert re.fullmatch(r"[23] T\. \d\d h", left), left

@@ -27,11 +27,21 @@
   }
 
   // As web.games.rendering.left_text: "m:ss" under an hour, else "5h 07m" or "2d 03h" (a
-  // correspondence clock counts days).
+  // correspondence clock counts days), in the page's language (#game's data-text-days/-hours).
   function two(n) { return String(n).padStart(2, "0"); }
+  function fill(form, values) {
+    return form.replace(/%\((\w+)\)s/g, function (_all, name) { return values[name]; });
+  }
   function format(left) {
-    if (left >= 86400) return Math.floor(left / 86400) + "d " + two(Math.floor(left % 86400 / 3600)) + "h";
-    if (left >= 3600) return Math.floor(left / 3600) + "h " + two(Math.floor(left % 3600 / 60)) + "m";
+    var texts = (document.getElementById("game") || document.body).dataset;
+    if (left >= 86400) {
+      return fill(texts.textDays || "%(days)sd %(hours)sh",
+        {days: Math.floor(left / 86400), hours: two(Math.floor(left % 86400 / 3600))});
+    }
+    if (left >= 3600) {
+      return fill(texts.textHours || "%(hours)sh %(minutes)sm",
+        {hours: Math.floor(left / 3600), minutes: two(Math.floor(left % 3600 / 60))});
+    }
     return Math.floor(left / 60) + ":" + two(left % 60);
   }
 

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.names import short_name
 from core.caches import BoundedCache
@@ -231,13 +231,23 @@ def countdown(deadline_ms: int) -> dict:
     return {"deadline_ms": deadline_ms, "seconds": left, "left": left_text(left)}
 
 
+#: The clock's longer forms (:func:`clock_forms` hands them to the game page's clock.js).
+DAYS_LEFT = gettext_noop("%(days)sd %(hours)sh")
+HOURS_LEFT = gettext_noop("%(hours)sh %(minutes)sm")
+
+
+def clock_forms() -> dict:
+    """The clock's longer forms in the active language, for static/js/clock.js."""
+    return {"days": _(DAYS_LEFT), "hours": _(HOURS_LEFT)}
+
+
 def left_text(left: int) -> str:
     """Seconds left as the ticker shows them: "m:ss" under an hour, else "5h 07m" or "2d 03h"
-    (a correspondence clock; static/js/clock.js writes the same in the page's language)."""
+    in the active language (a correspondence clock)."""
     if left >= 86400:
-        return f"{left // 86400}d {left % 86400 // 3600:02d}h"
+        return _(DAYS_LEFT) % {"days": left // 86400, "hours": f"{left % 86400 // 3600:02d}"}
     if left >= 3600:
-        return f"{left // 3600}h {left % 3600 // 60:02d}m"
+        return _(HOURS_LEFT) % {"hours": left // 3600, "minutes": f"{left % 3600 // 60:02d}"}
     return f"{left // 60}:{left % 60:02d}"
 
 

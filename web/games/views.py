@@ -300,6 +300,7 @@ def game_detail(request, game_id: int):
         "controls": rendering.controls_html(state.view, state.meta),
         "can_end": can_end,
         "end_counts": can_end and selectors.end_counts(game, seat),
+        "clock_forms": rendering.clock_forms(),
         # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
         "server_now_ms": int(time.time() * 1000),
         # The server speaks at least this often: a longer silence is a dead socket (game.js).
@@ -348,7 +349,7 @@ def game_end_confirmation(request, game_id: int):
     player's first move); 404 when the viewer may not end this game."""
     game, seat = game_or_404(request, game_id)
     if not selectors.may_end(game, seat):
-        raise Http404(_("This game is not yours to end."))
+        raise Http404  # the page shows no button then: nobody asks but by hand
     context = {"game": game, "end_counts": selectors.end_counts(game, seat)}
     return render(request, "games/partials/end_game.html", context)
 
