@@ -1,5 +1,5 @@
-"""Bans, languages, time zones and ratings of users. Each ban write locks the user's row and returns
-whether anything changed."""
+"""Bans, languages, time zones and ratings of users. Each ban write locks the user's row and
+returns whether anything changed."""
 
 from django.conf import settings
 from django.db import transaction

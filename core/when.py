@@ -30,4 +30,4 @@ def zone_named(name: str | None):
 
 def zone_of(user):
     """``user``'s time zone (``User.time_zone``), else the site's."""
-    return zone_named(getattr(user, "time_zone", "")) or timezone.get_default_timezone()
+    return zone_named(user.time_zone) or timezone.get_default_timezone()

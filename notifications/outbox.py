@@ -1,7 +1,7 @@
 """Sending the outbox (the bot runner's hooks, web.runner): :func:`send_due` sends the rows due,
 at most once each, for one indexed query when nothing is due; :func:`digest_tick` queues the
-daily digests, looking once an hour. Call them outside a transaction: a claim must be committed before the
-mail server hears of the row (docs/notifications.md, "At most once")."""
+daily digests, looking once an hour. Call them outside a transaction: a claim must be committed
+before the mail server hears of the row (docs/notifications.md, "At most once")."""
 
 import logging
 from datetime import timedelta
@@ -103,18 +103,20 @@ def _send(row: Outbox, now) -> int:
 
 
 def _message(row: Outbox) -> mail.EmailMessage | Pushed | str:
-    """The e-mail of ``row`` in its language and the player's time zone, or why it is no longer sent. A turn or reminder
-    is pushed to the player's devices here too, on the row's first claim only (a retry of the
-    e-mail pushes nothing again); a player without an e-mail address gets :class:`Pushed` if a
-    device took it."""
+    """The e-mail of ``row`` in its language and the player's time zone, or why it is no longer
+    sent. A turn or reminder is pushed to the player's devices here too, on the row's first
+    claim only (a retry of the e-mail pushes nothing again); a player without an e-mail address
+    gets :class:`Pushed` if a device took it."""
     user = row.user
     pref = selectors.preference_of(user.pk)
     if not user.is_active or not (user.email or row.kind != Outbox.Kind.DIGEST):
         return "The player has no e-mail address now."
     if not _wanted(pref, row.kind):
         return "The player turned this kind of e-mail off."
-    language = row.language or settings.LANGUAGE_CODE
-    with translation.override(language), timezone.override(zone_of(user)):
+    with (
+        translation.override(row.language or settings.LANGUAGE_CODE),
+        timezone.override(zone_of(user)),
+    ):
         if row.kind == Outbox.Kind.DIGEST:
             made = content.digest_mail(row, generation=pref.token_generation)
         elif not selectors.waits_for(game_id=row.game_id, user_id=user.pk):

@@ -10,8 +10,6 @@ from core.when import zone_named
 
 COOKIE = "skyjo_tz"
 
-__all__ = ["COOKIE", "TimeZoneMiddleware", "zone_named"]
-
 
 class TimeZoneMiddleware(MiddlewareMixin):
     def process_request(self, request):

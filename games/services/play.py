@@ -70,8 +70,9 @@ def game_apply_action(
     stand_in: bool = False,
 ) -> MoveResult:
     """Apply one step of ``user`` (or, for the bot runner, ``seat``; ``timed_out``: its clock
-    ran out; ``stand_in``: played for a human seat, not by its player) and save it. Refuses a non-player, a game over, a stale ``version`` (but for
-    simultaneous reveals) and what the engine refuses, changing nothing."""
+    ran out; ``stand_in``: played for a human seat, not by its player) and save it. Refuses a
+    non-player, a game over, a stale ``version`` (but for simultaneous reveals) and what the
+    engine refuses, changing nothing."""
     _one_of(user, seat)
     if (timed_out or stand_in) and user is not None:
         raise ValueError("only the runner plays a turn for a player")

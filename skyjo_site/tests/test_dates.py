@@ -10,9 +10,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.tests.test_login import login
-from core.when import day, when
+from core.when import day, when, zone_named
 from moderation import services as moderation
-from web.timezones import zone_named
 
 pytestmark = pytest.mark.django_db
 

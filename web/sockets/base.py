@@ -25,12 +25,12 @@ from core.errors import (
     shutting_down,
 )
 from core.token_bucket import TokenBucket
+from core.when import zone_named
 from web.accounts.middleware import scope_language
 from web.chat import rendering as chat_rendering
 from web.sockets import caps, shedding
 from web.sockets.chat import ChatSocket
 from web.timezones import COOKIE as TZ_COOKIE
-from web.timezones import zone_named
 
 log = logging.getLogger(__name__)
 
