@@ -40,7 +40,7 @@ def test_the_service_worker_is_served_from_the_root_and_keeps_only_the_shell():
     shell = json.loads(script.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
     assert shell and all(url.startswith("/static/") for url in shell)
     assert 'const OFFLINE = "/offline/"' in script
-    assert 'request.mode === "navigate"' in script and "caches.match(OFFLINE)" in script
+    assert 'request.mode === "navigate"' in script and "cache.match(OFFLINE)" in script
 
 
 def test_the_offline_page_is_in_the_visitors_language_and_holds_no_player(alice):
@@ -56,3 +56,13 @@ def test_the_offline_page_is_in_the_visitors_language_and_holds_no_player(alice)
 def test_the_policy_allows_the_manifest_and_the_worker_from_here():
     policy = Client().get("/")["Content-Security-Policy"]
     assert "manifest-src 'self'" in policy and "worker-src 'self'" in policy
+
+
+def test_the_worker_asks_for_the_offline_page_in_a_language(alice):
+    client = Client(headers={"accept-language": "de"})
+    client.force_login(alice)
+    response = client.get("/offline/?language=fr")
+    assert response["Content-Language"] == "fr"
+    assert '<html lang="fr">' in response.content.decode()
+    unknown = client.get("/offline/?language=xx")
+    assert unknown["Content-Language"] == "de" and "Keine Verbindung" in unknown.content.decode()

@@ -1,6 +1,6 @@
 {% load static %}{% autoescape off %}/* Skyjo Online's service worker (web/pwa/views.py): the static shell and the offline page,
-   nothing else. Navigations go to the network, the offline page when it fails (kept in the
-   language of the latest page). It also shows
+   nothing else. Navigations go to the network, the offline page when it fails: one copy per
+   language, shown in the language of the latest page. It also shows
    the Web Push notifications (docs/notifications.md, "Web Push") and opens their game. */
 "use strict";
 const CACHE = "{{ cache }}";
@@ -29,13 +29,26 @@ function fromNetworkKept(request) {
   });
 }
 
-// The offline page in the language the site now answers in: fetched again after a change.
+// The offline page in ``language``, and the latest page's language, under keys of their own:
+// copies fetched in any order never take each other's place.
+const LATEST = OFFLINE + "language";
+function offlineIn(language) {
+  return OFFLINE + "?language=" + encodeURIComponent(language);
+}
+
 function keepOfflineIn(language) {
   if (!language) return Promise.resolve();
-  return caches.open(CACHE).then((cache) => cache.match(OFFLINE).then((kept) => {
-    if (!kept || kept.headers.get("Content-Language") !== language) return cache.add(OFFLINE);
-    return undefined;
-  })).catch(() => undefined);
+  return caches.open(CACHE).then((cache) => Promise.all([
+    cache.put(LATEST, new Response(language)),
+    cache.match(offlineIn(language)).then((kept) => kept || cache.add(offlineIn(language))),
+  ])).catch(() => undefined);
+}
+
+function offlinePage() {
+  return caches.open(CACHE).then((cache) => cache.match(LATEST)
+    .then((latest) => (latest ? latest.text() : ""))
+    .then((language) => (language ? cache.match(offlineIn(language)) : undefined))
+    .then((page) => page || cache.match(OFFLINE)));
 }
 
 self.addEventListener("fetch", (event) => {
@@ -47,7 +60,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).then((response) => {
       event.waitUntil(keepOfflineIn(response.headers.get("Content-Language")));
       return response;
-    }).catch(() => caches.match(OFFLINE)));
+    }).catch(offlinePage));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(STATIC_FIRST
       ? caches.match(request).then((kept) => kept || fromNetworkKept(request))

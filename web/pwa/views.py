@@ -8,6 +8,7 @@ from django.conf import settings
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
@@ -63,5 +64,12 @@ def service_worker(request):
 @require_safe
 @cache_control(no_cache=True)
 def offline(request):
-    """No player's data: the worker stores this page as it is fetched."""
-    return render(request, "pwa/offline.html")
+    """No player's data: the worker stores this page as it is fetched. In the visitor's
+    language, or in ``?language=`` when that names one of the site's."""
+    language = request.GET.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return render(request, "pwa/offline.html")
+    with translation.override(language):
+        page = render(request, "pwa/offline.html")
+    page["Content-Language"] = language
+    return page

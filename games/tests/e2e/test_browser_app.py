@@ -14,13 +14,13 @@ from games.tests.helpers import start_game
 
 pytestmark = pytest.mark.e2e
 
-# Whether the worker's kept offline page is in ``language`` (its Content-Language).
+# Whether the worker will show its offline page in ``language``: the latest page's language
+# is ``language`` and that copy is kept.
 KEPT_OFFLINE_IN = """async (language) => {
-  for (const name of await caches.keys()) {
-    const kept = await (await caches.open(name)).match("/offline/");
-    if (kept && kept.headers.get("Content-Language") === language) return true;
-  }
-  return false;
+  const cache = await caches.open((await caches.keys())[0]);
+  const latest = await cache.match("/offline/language");
+  const kept = await cache.match("/offline/?language=" + language);
+  return Boolean(latest && (await latest.text()) === language && kept);
 }"""
 
 
@@ -54,6 +54,16 @@ def test_the_site_installs_as_an_app_and_shows_its_offline_page(
     context.set_offline(True)
     page.goto(daphne_server + "/lobbies/")
     assert page.locator("#offline-page h1").inner_text() == "Keine Verbindung"
+    context.set_offline(False)
+    # Back to English: the copy kept at first is shown again.
+    page.goto(daphne_server + "/")
+    page.locator("#language-switcher").select_option("en")
+    page.locator("form.language-switcher button").click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_function(KEPT_OFFLINE_IN, arg="en")
+    context.set_offline(True)
+    page.goto(daphne_server + "/lobbies/")
+    assert page.locator("#offline-page h1").inner_text() == "No connection"
     context.set_offline(False)
     context.close()
     assert errors == []
