@@ -59,8 +59,9 @@ def test_a_reported_message_hidden_from_the_queue_leaves_both_players_pages(
     queue = page_of(browser, base, maud)
     queue.goto(f"{base}/moderation/")
     card = queue.locator(f"#report-{report.pk}")
-    card.locator(f"#mod-msg-{rude.pk}.mod-msg-reported").wait_for()
-    card.locator(f"#mod-msg-{kind.pk}").wait_for()  # in context
+    context = card.locator(".mod-chat").first
+    context.locator(f"[data-message='{rude.pk}'].mod-msg-reported").wait_for()
+    context.locator(f"[data-message='{kind.pk}']").wait_for()
     queue.screenshot(path=screenshot_dir / "moderation-queue-desktop.png", full_page=True)
     phone = page_of(browser, base, maud, viewport=PHONE)
     phone.goto(f"{base}/moderation/")

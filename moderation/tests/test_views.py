@@ -2,6 +2,7 @@
 moderator may do (exactly the Moderators group's permissions), and that each action button
 goes through its service."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -154,8 +155,8 @@ def test_the_queue_shows_open_reports_oldest_first_with_the_message_in_context(
     assert page.index("Cheating") < page.index("Insults or harassment")
     card = page[page.index("The message in context") :]
     assert "&lt;b&gt;you&lt;/b&gt; are all idiots" in card  # escaped
-    reported = card.index(f'mod-msg-reported" id="mod-msg-{message.pk}"')
-    assert reported < card.index(f'id="mod-msg-{after.pk}"')
+    reported = card.index(f'mod-msg-reported" data-message="{message.pk}"')
+    assert reported < card.index(f'data-message="{after.pk}"')
     assert "1 other report about this player." in page
     assert reverse("moderation:act", args=["hide", message.pk]) in page
 
@@ -292,3 +293,16 @@ def test_a_player_finds_no_report_page_of_the_spectators_chat_while_the_game_run
     play_to_end(game, [alice, bob, charlie])  # then their game page shows that chat too
     assert whisper.text in client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert client.get(url).status_code == 200
+
+
+def test_a_message_in_two_places_of_the_queue_gives_no_element_id_twice(
+    client, maud, alice, charlie, bob, game, message
+):
+    for reporter in (alice, charlie):
+        client.force_login(reporter)
+        client.post(reverse("moderation:report_message", args=[message.pk]), {"reason": "abuse"})
+    client.force_login(maud)
+    page = client.get(reverse("moderation:queue")).content.decode()
+    assert page.count(f'data-message="{message.pk}"') >= 2
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
