@@ -69,6 +69,11 @@ class LobbyClosed(ServiceError):
     default_message = _("This lobby has been closed.")
 
 
+class NoRematch(ServiceError):
+    code = "no_rematch"
+    default_message = _("A tournament's game has no rematch: the tournament pairs the next one.")
+
+
 class RemovedFromLobby(ServiceError):
     code = "removed"
     default_message = _("The host removed you from this lobby: you cannot join it again.")

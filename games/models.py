@@ -76,6 +76,10 @@ class Lobby(models.Model):
     rated = models.BooleanField(
         default=True, help_text="Whether its games between people change their ratings."
     )
+    offers_rematch = models.BooleanField(
+        default=True,
+        help_text="Whether its players may start a rematch: not at a tournament's tables.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     game = models.ForeignKey(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

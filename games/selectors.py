@@ -227,6 +227,7 @@ def game_meta(game: Game, state: engine.Game | None = None, seats=None) -> dict:
         "status": game.status,
         "ready": list(game.ready),
         "rematch": game.rematch_id,
+        "offers_rematch": game.status == Game.Status.FINISHED and game.lobby.offers_rematch,
         "resigned": game.resigned,
         "recent": game.recent,
         "away": away,

@@ -51,6 +51,12 @@ def tournament_get(tournament_id: int) -> Tournament | None:
     return Tournament.objects.select_related("room").filter(pk=tournament_id).first()
 
 
+def tournament_of_game(game_id: int, user) -> Tournament | None:
+    """The tournament whose table ``game_id`` is, if ``user`` may see it."""
+    rows = Tournament.objects.filter(visible_to(user), tables__game_id=game_id)
+    return rows.distinct().first()
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     rank: int

@@ -16,6 +16,7 @@ from core.errors import (
     GameOver,
     IllegalMove,
     LobbyClosed,
+    NoRematch,
     NotAPlayer,
     NotYoursToEnd,
     ServiceError,
@@ -209,6 +210,8 @@ def game_rematch(*, game_id: int, user) -> Game:
             return game.rematch
         if lobby.status == Lobby.Status.CLOSED:  # by a moderator: a rematch would reopen it
             raise LobbyClosed()
+        if not lobby.offers_rematch:
+            raise NoRematch()
         check_tables(user, correspondence=lobby.is_correspondence)
         players = [  # a deleted account's seat: a bot, as it was in this game
             (p.user, p.bot_level or ("" if p.user_id else AWAY_LEVEL))

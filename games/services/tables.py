@@ -22,8 +22,8 @@ def table_open(
     rated: bool,
 ) -> Game:
     """Start a game for ``players`` ((user or ``None``, bot level) in seat order) in a new
-    lobby with these rules, the turn clock on (one of TURN_CLOCKS but 0). Takes no lock: it
-    only inserts rows. Refuses a seat count or clock out of range."""
+    lobby with these rules and no rematch, the turn clock on (one of TURN_CLOCKS but 0). Takes
+    no lock: it only inserts rows. Refuses a seat count or clock out of range."""
     if not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise InvalidLobby()
     if turn_clock not in TURN_CLOCKS or not turn_clock:
@@ -40,6 +40,7 @@ def table_open(
             disconnect_grace=disconnect_grace,
             turn_clock=turn_clock,
             rated=rated,
+            offers_rematch=False,
             status=Lobby.Status.PLAYING,
         )
         Seat.objects.bulk_create(

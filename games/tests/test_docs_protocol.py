@@ -60,7 +60,7 @@ def socket_error_codes() -> set[str]:
         for cls in (
             errors.BadRequest, errors.Busy, errors.Unavailable, errors.NotFound, errors.NotAPlayer,
             errors.GameOver, errors.WrongPhase, errors.StaleVersion, errors.TooManyTables,
-            errors.LobbyClosed, errors.TimeRanOut, errors.Forfeited,
+            errors.LobbyClosed, errors.NoRematch, errors.TimeRanOut, errors.Forfeited,
         )
     }  # fmt: skip
     parsers = set()

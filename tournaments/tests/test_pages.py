@@ -157,3 +157,28 @@ def test_a_players_profile_shows_their_tournaments_once_one_ends(client, alice, 
     page = client.get(profile).content.decode()
     assert 'id="tournament-figures"' in page
     assert "1 tournament played" in page and "best place: 1" in page and "17 points" in page
+
+
+def test_a_tables_game_page_links_its_tournament_for_who_may_see_it(client, alice, moderator):
+    made = tournament_create(
+        by=alice,
+        name="Friday arena",
+        kind="arena",
+        starts_at=timezone.now(),
+        duration=30,
+        bots=2,
+        bot_level="easy",
+        turn_clock=15,
+        end_score=10,
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    tournaments_tick(now=made.starts_at)
+    tournaments_tick(now=made.starts_at + timedelta(seconds=11))
+    table = made.tables.get()
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[table.game_id])).content.decode()
+    link = f'id="game-tournament" href="{reverse("tournaments:detail", args=[made.pk])}"'
+    assert link in page and "Friday arena</a>" in page
+    client.force_login(moderator)  # watches the private table; its tournament is not theirs
+    watched = client.get(reverse("games:game", args=[table.game_id]))
+    assert watched.status_code == 200 and "game-tournament" not in watched.content.decode()

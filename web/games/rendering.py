@@ -365,6 +365,7 @@ def controls_html(view: engine.View, meta: dict) -> str:
         translation.get_language(),
         meta.get("game"),
         meta.get("rematch"),
+        meta.get("offers_rematch"),
         view.phase,
         view.round,
         view.drawing,

@@ -21,6 +21,7 @@ from core.errors import NotAPlayer, NotFound, ServiceError
 from games import records, selectors, services
 from games.models import MAX_SEATS, MIN_SEATS, MOVE_DAYS, TURN_CLOCKS, Game, Lobby
 from puzzles import selectors as puzzles_selectors
+from tournaments import selectors as tournaments_selectors
 from web.accounts.views import NEW_PLAYER
 from web.games import rendering
 from web.games.presenters import LEVEL_CHOICES, lobby_context, public_of
@@ -300,6 +301,11 @@ def game_detail(request, game_id: int):
         "controls": rendering.controls_html(state.view, state.meta),
         "can_end": can_end,
         "end_counts": can_end and selectors.end_counts(game, seat),
+        "tournament": (
+            None
+            if game.lobby.offers_rematch
+            else tournaments_selectors.tournament_of_game(game.pk, request.user)
+        ),
         "clock_forms": rendering.clock_forms(),
         # The turn clock's ticker (static/js/clock.js) reads its offset to this server's clock.
         "server_now_ms": int(time.time() * 1000),
