@@ -3,6 +3,7 @@ players (running games against bots, finished games, their replays), and the gam
 shows the winner first. Screenshots: test-artifacts/screenshots/phone-*.png."""
 
 import time
+from itertools import pairwise
 
 import pytest
 
@@ -359,3 +360,53 @@ def test_no_page_scrolls_sideways_on_a_phone_in_any_language(
                 overflowing[f"{language} {name}"] = ["table.history scrolls in its box"]
         context.close()
     assert overflowing == {}
+
+
+def start_player(game) -> int:
+    game.refresh_from_db()
+    return engine.from_snapshot(game.snapshot).current
+
+
+# The table bar's shown pile labels as boxes, left to right, each with its pile's box.
+PILES = """() => [...document.querySelectorAll("#game .piles .pile")].filter((p) => p.offsetParent)
+  .map((p) => [p.getBoundingClientRect(), p.querySelector(".pile-label").getBoundingClientRect()])
+  .filter(([, l]) => l.width > 1)  // else read by screen readers only
+  .map(([p, l]) => ({pile: [p.left, p.right], label: [l.left, l.right]}))"""
+
+
+def test_the_piles_labels_keep_their_words_whole_in_german_on_a_phone(
+    daphne_server, browser, screenshot_dir, django_user_model, monkeypatch
+):
+    """The longest pile label ("Ablagestapel") widens its pile rather than running into the
+    next one, and the drawn card's holder is said by the prompt, not under the card."""
+    monkeypatch.setattr(publish, "_send", lambda group, message: None)
+    ann, bob = (
+        django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+        for name in ("ann", "bob")
+    )
+    ann.language = "de"
+    ann.save(update_fields=["language"])
+    game = start_game(ann, bob)
+    for seat, user in ((0, ann), (0, ann), (1, bob), (1, bob)):
+        game.refresh_from_db()
+        position = engine.from_snapshot(game.snapshot).legal_actions(seat)[0].to_json()
+        services.game_apply_action(
+            game_id=game.pk, user=user, action=position, version=game.version
+        )
+    moves = [{"take": "deck"}, {"swap": 0}] if start_player(game) == 0 else []
+    for action in [*moves, {"take": "deck"}]:  # bob holds a drawn card
+        game.refresh_from_db()
+        user = (ann, bob)[start_player(game)]
+        services.game_apply_action(game_id=game.pk, user=user, action=action, version=game.version)
+    context = logged_in_context(browser, daphne_server, ann, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{daphne_server}/games/{game.pk}/")
+    page.locator("[ws-connect][data-synced]").wait_for()
+    page.screenshot(path=screenshot_dir / "piles-german-phone.png")
+    piles = page.evaluate(PILES)
+    assert len(piles) == 2  # the drawn card's is not shown
+    for pile in piles:
+        assert pile["pile"][0] <= pile["label"][0] and pile["label"][1] <= pile["pile"][1]
+    assert all(a["label"][1] <= b["label"][0] for a, b in pairwise(piles))
+    assert "Ablagestapel" in page.locator("#game .piles").inner_text()
+    context.close()
