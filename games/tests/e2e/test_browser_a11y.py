@@ -21,12 +21,16 @@ BLOCKING = ("serious", "critical")
 
 
 def audit(page, name: str, screenshot_dir=None) -> list[str]:
-    """The serious and critical axe-core violations on the page as it is now."""
+    """The serious and critical axe-core violations on the page as it is now; a game page once
+    its socket's first frame is in (a swap during the audit would be measured half done)."""
+    if page.locator("#game[ws-connect]").count():
+        page.locator("#game[ws-connect][data-synced]").wait_for()
     if screenshot_dir is not None:
         page.screenshot(path=screenshot_dir / f"a11y-{name}.png", full_page=True)
     violations = AXE.run(page).response["violations"]
     bad = [
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        f" ({' / '.join(check['message'] for n in v['nodes'][:3] for check in n['any'])})"
         for v in violations
         if v["impact"] in BLOCKING
     ]
