@@ -113,10 +113,10 @@ def test_a_finished_game_keeps_its_log(alice, bob):
     assert "Game over:" in log_items(board(game))[0]
 
 
-def test_the_replay_board_keeps_its_cards_out_of_the_tab_order(alice, bob):
+def test_the_replay_board_keeps_its_cards_and_piles_out_of_the_tab_order(alice, bob):
     game = start_game(alice, bob)
     state = selectors.game_state_by_id(game_id=game.pk, seat=None)
     meta = {**state.meta, "replay": True}
     html = rendering.board_html(state.view, meta)
-    assert html.count('tabindex="-1"') == 24  # its navigation and move list come first
+    assert html.count('tabindex="-1"') == 24 + 2  # its navigation and move list come first
     assert 'tabindex="-1"' not in board(game)  # the live board: one tab stop per grid (JS)
