@@ -1,5 +1,6 @@
 """Reads of the tournaments app: the lists, the standings (in their tie-break order, by SQL),
-the tables in play, a player's own table, and a player's tournament figures."""
+the tables in play, a player's own table and finished ones, and a player's tournament
+figures."""
 
 from collections import defaultdict
 from dataclasses import dataclass
@@ -106,6 +107,31 @@ def entry_of(tournament: Tournament, user) -> Entry | None:
 def my_table(tournament: Tournament, user) -> int | None:
     """The game id of ``user``'s table in play in ``tournament``, if any."""
     return my_table_of(tournament.pk, user)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTable:
+    round: int
+    game_id: int
+    place: int | None
+    points: int | None
+
+
+def my_finished_tables(tournament: Tournament, user) -> list[PlayedTable]:
+    """``user``'s finished tables in ``tournament``, oldest first, with their place and points
+    (a table a moderator voided is left out: it scored nobody)."""
+    if user is None or not user.is_authenticated:
+        return []
+    rows = TableSeat.objects.filter(
+        table__tournament=tournament,
+        table__status=Table.Status.FINISHED,
+        table__game__isnull=False,
+        entry__user=user,
+    ).order_by("table_id")
+    return [
+        PlayedTable(*row)
+        for row in rows.values_list("table__round", "table__game_id", "place", "points")
+    ]
 
 
 def my_table_of(tournament_id: int, user) -> int | None:

@@ -7,8 +7,9 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, TableSeat, Tournament
 from tournaments.services import tournament_create, tournament_join, tournaments_tick
+from tournaments.tests.helpers import run
 
 pytestmark = pytest.mark.django_db
 
@@ -182,3 +183,32 @@ def test_a_tables_game_page_links_its_tournament_for_who_may_see_it(client, alic
     client.force_login(moderator)  # watches the private table; its tournament is not theirs
     watched = client.get(reverse("games:game", args=[table.game_id]))
     assert watched.status_code == 200 and "game-tournament" not in watched.content.decode()
+
+
+def test_a_player_finds_their_finished_games_on_the_tournaments_page(client, alice, bob):
+    made = tournament_create(
+        by=alice,
+        name="Swiss night",
+        kind="swiss",
+        starts_at=timezone.now(),
+        rounds=2,
+        turn_clock=15,
+        end_score=10,
+        bots=1,
+        bot_level="easy",
+    )
+    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    run(made, start=made.starts_at, users=[alice])
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
+    mine = page[page.index('id="my-games"') : page.index("</ol>", page.index('id="my-games"'))]
+    for seat in TableSeat.objects.filter(entry__user=alice).select_related("table"):
+        round_link = f'href="{reverse("games:game", args=[seat.table.game_id])}">Round {seat.table.round}</a>'
+        assert round_link in mine
+        assert f"place {seat.place}, {seat.points} point" in mine
+    assert mine.count("<li>") == 2
+    client.force_login(bob)  # not in it: no list of games of his
+    page = client.get(reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}")
+    assert page.status_code == 200 and 'id="my-games"' not in page.content.decode()

@@ -93,6 +93,7 @@ def page_context(tournament: Tournament, user, code: str | None) -> dict:
         "live_html": live_html(tournament),
         "entry": entry,
         "my_game": selectors.my_table(tournament, user),
+        "my_games": selectors.my_finished_tables(tournament, user),
         "new_table": False,
         "invite_code": invite if not tournament.is_public else None,
         "invite_url": url_of(tournament, invite) if invite and not tournament.is_public else None,
