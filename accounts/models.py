@@ -51,6 +51,11 @@ class User(AbstractUser):
     banned_until = models.DateTimeField(
         null=True, blank=True, help_text="When a ban for a time ends; empty: banned for good."
     )
+    warning = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="A moderator's warning, shown on every page until the player has read it.",
+    )
     rating_mu = models.FloatField(default=25.0, help_text="OpenSkill skill estimate.")
     rating_sigma = models.FloatField(default=25.0 / 3, help_text="OpenSkill uncertainty.")
     rated_games = models.PositiveIntegerField(default=0)

@@ -1,5 +1,5 @@
-"""Bans, languages, time zones and ratings of users. Each ban write locks the user's row and
-returns whether anything changed."""
+"""Bans, warnings, languages, time zones and ratings of users. Each ban or warning write
+locks the user's row and returns whether anything changed."""
 
 from django.conf import settings
 from django.db import transaction
@@ -35,6 +35,23 @@ def user_unban(*, user_id: int) -> bool:
             return False
         user.unban()
     return True
+
+
+def user_warn(*, user_id: int, reason: str) -> bool:
+    """Give a player a moderator's warning to read (it replaces one they have not read)."""
+    reason = (reason or "").strip()[:MAX_REASON]
+    with transaction.atomic():
+        user = hold(User.objects.filter(pk=user_id)).first()
+        if user is None or not reason or user.warning == reason:
+            return False
+        user.warning = reason
+        user.save(update_fields=["warning"])
+    return True
+
+
+def user_warning_read(*, user_id: int) -> bool:
+    """The player has read their warning: it is no longer shown."""
+    return bool(User.objects.filter(pk=user_id).exclude(warning="").update(warning=""))
 
 
 def ban_in_force(user) -> bool:

@@ -109,6 +109,7 @@ class AuditEntry(models.Model):
     class Action(models.TextChoices):
         DISMISS = "dismiss", _("Dismissed a report")
         HIDE_MESSAGE = "hide_message", _("Hid a chat message")
+        WARN = "warn", _("Warned")
         SILENCE = "silence", _("Silenced in chat")
         UNSILENCE = "unsilence", _("Lifted a chat silence")
         BAN = "ban", _("Banned")

@@ -154,6 +154,16 @@ def _answer_reports_of(message, moderator) -> None:
     ).update(status=Report.Status.ACTIONED, handled_by=moderator, handled_at=timezone.now())
 
 
+def player_warn(*, moderator, user_id: int, reason: str, report_id: int | None = None) -> bool:
+    """Warn a player: they read ``reason`` on their next page, until they say they have; the
+    mildest sanction, allowed to whoever may silence."""
+    _require(moderator, "silence_player")
+    reason = _reason(reason, required=True)
+    player = _sanctioned(moderator, user_id, _("You cannot warn yourself."))
+    warn = partial(accounts_services.user_warn, user_id=player.pk, reason=reason)
+    return _sanction(moderator, AuditEntry.Action.WARN, player, warn, reason, None, report_id)
+
+
 def player_silence(
     *, moderator, user_id: int, until: datetime, reason: str, report_id: int | None = None
 ) -> bool:

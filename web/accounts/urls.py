@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/settings/", views.settings_view, name="settings"),
     path("accounts/delete/", views.account_delete, name="delete"),
     path("language/", views.set_language, name="language"),
+    path("accounts/warning/read/", views.warning_read, name="warning_read"),
     path("u/<str:username>/", stats_views.profile, name="profile"),
     path("players/", stats_views.leaderboard, name="leaderboard"),
 ]

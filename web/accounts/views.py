@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import deletion
-from accounts.services import user_set_language
+from accounts.services import user_set_language, user_warning_read
 from web import ratelimit
 from web.accounts.forms import (
     AccountDeleteForm,
@@ -189,3 +189,11 @@ def set_language(request):
         refresh.cookies = response.cookies
         return refresh
     return response
+
+
+@login_required
+@require_POST
+def warning_read(request):
+    """The player has read their moderator's warning: back to the page they read it on."""
+    user_warning_read(user_id=request.user.pk)
+    return redirect(next_url(request, "/"))

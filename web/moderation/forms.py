@@ -51,6 +51,14 @@ class ActionForm(forms.Form):
     next = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
+class WarnForm(ActionForm):
+    """A warning: a reason the player reads."""
+
+    reason = forms.CharField(
+        label=_("Reason (the player reads it)"), max_length=MAX_REASON, required=True
+    )
+
+
 class SanctionForm(ActionForm):
     """A silence or a ban: for how long, and a reason the player reads."""
 

@@ -20,7 +20,7 @@ from games.models import Game
 from moderation import selectors, services
 from moderation.models import Report
 from tournaments import selectors as tournament_selectors
-from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm
+from web.moderation.forms import ActionForm, BanForm, ReportForm, SanctionForm, WarnForm
 from web.redirects import next_url
 from web.shortcuts import game_or_404
 from web.tournaments.forms import TournamentForm
@@ -167,10 +167,15 @@ def tournaments(request):
 
 
 # Moderators' actions: name -> (permission, moderation.services function named by its target,
-# done); a silence and a ban take a duration.
+# done); a warning needs a reason, a silence and a ban a reason and a duration.
 ACTIONS = {
     "dismiss": ("dismiss_report", "report_dismiss", gettext_lazy("The report is dismissed.")),
     "hide": ("hide_message", "message_hide", gettext_lazy("The message is hidden.")),
+    "warn": (
+        "silence_player",
+        "player_warn",
+        gettext_lazy("The player is warned: they read it on their next page."),
+    ),
     "silence": (
         "silence_player",
         "player_silence",
@@ -182,7 +187,7 @@ ACTIONS = {
     "close_lobby": ("close_lobby", "lobby_close", gettext_lazy("The lobby is closed.")),
     "stop_game": ("stop_game", "game_stop", gettext_lazy("The game is stopped and voided.")),
 }
-FORMS = {"silence": SanctionForm, "ban": BanForm}
+FORMS = {"warn": WarnForm, "silence": SanctionForm, "ban": BanForm}
 NO_REPORT = {"report_dismiss", "player_unsilence", "player_unban"}
 
 
@@ -198,7 +203,10 @@ def act(request, action: str, pk: int):
     form = FORMS.get(action, ActionForm)(request.POST)
     back = next_url(request, reverse("moderation:queue"))
     if not form.is_valid():
-        messages.error(request, _("Give a reason (the player reads it) and a duration."))
+        if isinstance(form, SanctionForm):
+            messages.error(request, _("Give a reason (the player reads it) and a duration."))
+        else:
+            messages.error(request, _("Give a reason: the player will read it."))
         return redirect(back)
     thing = service.split("_")[0]
     kwargs = {
