@@ -3,7 +3,7 @@ width."""
 
 import pytest
 
-from conftest import PASSWORD
+from conftest import PASSWORD, _make_moderator
 
 pytestmark = pytest.mark.e2e
 
@@ -69,4 +69,29 @@ def test_the_menu_never_widens_the_page(browser, daphne_server, screenshot_dir, 
         inline = page.get_by_role("button", name="Se déconnecter").is_visible()
         assert inline is (width >= 1100), width
     page.screenshot(path=screenshot_dir / "menu-fr-1280.png")
+    context.close()
+
+
+def test_a_moderators_longer_menu_never_widens_the_page(
+    browser, daphne_server, screenshot_dir, django_user_model
+):
+    """A moderator's menu in French (Moderation and Admin too), with a long name: where it does
+    not fit in a line, their own links take the next; the page is never wider than the
+    window."""
+    moderator = _make_moderator(django_user_model, "moderateur_au_long_nom")
+    moderator.language = "fr"
+    moderator.save(update_fields=["language"])
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(daphne_server + "/accounts/login/")
+    page.locator("#id_username").fill(moderator.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(daphne_server + "/")
+    for width in (1100, 1280, 1400, 1600):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(daphne_server + "/puzzles/")
+        assert page.evaluate("document.documentElement.scrollWidth") == width, width
+        assert page.get_by_role("link", name="Administration").is_visible(), width
+    page.screenshot(path=screenshot_dir / "menu-moderator-fr-1280.png")
     context.close()

@@ -1,7 +1,7 @@
 """In real Chromium against a live Daphne, on a phone and a desktop: the site installs as an
 app (its manifest parsed without errors, a service worker controlling the page after a
 reload, the offline page when the network is gone), and the small things of the game page
-(the brand link's name, the skip link, the keyboard hint, the "live" mark, the menu's line)."""
+(the brand link's name, the skip link, the keyboard hint, the "live" mark, the menu's lines)."""
 
 import pytest
 
@@ -111,8 +111,12 @@ def test_the_small_things_of_the_game_page(daphne_server, browser, django_user_m
     page.goto(f"{daphne_server}/games/{running.pk}/")
     assert not page.locator("#keys-hint").is_visible()
     assert page.locator("#skip-to-move").count() == 0
-    tops = page.locator(".site-nav li").evaluate_all(
-        "items => items.map(i => i.getBoundingClientRect().top)"
-    )
-    assert max(tops) - min(tops) < 10, f"the moderator's menu wraps: {tops}"
+    # A moderator's longer menu: the site's links and their own each in one line, the page
+    # no wider than the window.
+    for group in (".nav-links", ".nav-user"):
+        tops = page.locator(f".site-nav {group} > li").evaluate_all(
+            "items => items.map(i => i.getBoundingClientRect().top)"
+        )
+        assert max(tops) - min(tops) < 10, f"the moderator's menu wraps in {group}: {tops}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     watcher.close()
