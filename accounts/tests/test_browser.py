@@ -49,6 +49,14 @@ def test_home_on_a_phone(browser, daphne_server, screenshot_dir):
     context.close()
 
 
+def log_in(page, base, user) -> None:
+    page.goto(base + "/accounts/login/")
+    page.locator("#id_username").fill(user.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(base + "/")
+
+
 def test_the_menu_never_widens_the_page(browser, daphne_server, screenshot_dir, django_user_model):
     """A player's menu in French, among the longest, with a long name: behind its button below
     1100 px, in a line from there; the page is never wider than the window."""
@@ -57,11 +65,7 @@ def test_the_menu_never_widens_the_page(browser, daphne_server, screenshot_dir, 
     )
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(daphne_server + "/accounts/login/")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(daphne_server + "/")
+    log_in(page, daphne_server, user)
     for width in (800, 1024, 1099, 1100, 1280):
         page.set_viewport_size({"width": width, "height": 800})
         page.goto(daphne_server + "/puzzles/")
@@ -83,11 +87,7 @@ def test_a_moderators_longer_menu_never_widens_the_page(
     moderator.save(update_fields=["language"])
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(daphne_server + "/accounts/login/")
-    page.locator("#id_username").fill(moderator.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(daphne_server + "/")
+    log_in(page, daphne_server, moderator)
     for width in (1100, 1280, 1400, 1600):
         page.set_viewport_size({"width": width, "height": 800})
         page.goto(daphne_server + "/puzzles/")

@@ -83,10 +83,11 @@ def test_a_private_one_is_hidden_without_its_link_and_joined_with_it(client, ali
     assert Entry.objects.filter(user=bob).count() == 1
 
 
-def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bob):
+def _arena_at_its_table(host, name: str) -> Tournament:
+    """A private arena of ``host`` and two easy bots, seated at their first table."""
     made = tournament_create(
-        by=alice,
-        name="Live",
+        by=host,
+        name=name,
         kind="arena",
         starts_at=timezone.now(),
         duration=30,
@@ -95,9 +96,14 @@ def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bo
         turn_clock=15,
         end_score=10,
     )
-    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    tournament_join(tournament_id=made.pk, user=host, invite_code=made.invite_code)
     tournaments_tick(now=made.starts_at)
     tournaments_tick(now=made.starts_at + timedelta(seconds=11))  # three wait, then sit
+    return made
+
+
+def test_the_live_page_shows_standings_my_table_and_the_podium(client, alice, bob):
+    made = _arena_at_its_table(alice, "Live")
     client.force_login(alice)
     page = client.get(reverse("tournaments:detail", args=[made.pk])).content.decode()
     assert 'id="standings"' in page and 'id="my-table-link"' in page and "Watch" in page
@@ -161,20 +167,7 @@ def test_a_players_profile_shows_their_tournaments_once_one_ends(client, alice, 
 
 
 def test_a_tables_game_page_links_its_tournament_for_who_may_see_it(client, alice, moderator):
-    made = tournament_create(
-        by=alice,
-        name="Friday arena",
-        kind="arena",
-        starts_at=timezone.now(),
-        duration=30,
-        bots=2,
-        bot_level="easy",
-        turn_clock=15,
-        end_score=10,
-    )
-    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
-    tournaments_tick(now=made.starts_at)
-    tournaments_tick(now=made.starts_at + timedelta(seconds=11))
+    made = _arena_at_its_table(alice, "Friday arena")
     table = made.tables.get()
     client.force_login(alice)
     page = client.get(reverse("games:game", args=[table.game_id])).content.decode()

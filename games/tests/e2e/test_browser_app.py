@@ -45,26 +45,18 @@ def test_the_site_installs_as_an_app_and_shows_its_offline_page(
     page.goto(daphne_server + "/lobbies/")
     assert page.locator("#offline-page").is_visible()
     context.set_offline(False)
-    # A new language: the next page's answer has the worker fetch the offline page again.
-    page.goto(daphne_server + "/")
-    page.locator("#language-switcher").select_option("de")
-    page.locator("form.language-switcher button").click()
-    page.wait_for_function("() => document.documentElement.lang === 'de'")
-    page.wait_for_function(KEPT_OFFLINE_IN, arg="de")
-    context.set_offline(True)
-    page.goto(daphne_server + "/lobbies/")
-    assert page.locator("#offline-page h1").inner_text() == "Keine Verbindung"
-    context.set_offline(False)
-    # Back to English: the copy kept at first is shown again.
-    page.goto(daphne_server + "/")
-    page.locator("#language-switcher").select_option("en")
-    page.locator("form.language-switcher button").click()
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
-    page.wait_for_function(KEPT_OFFLINE_IN, arg="en")
-    context.set_offline(True)
-    page.goto(daphne_server + "/lobbies/")
-    assert page.locator("#offline-page h1").inner_text() == "No connection"
-    context.set_offline(False)
+    # A new language: the worker keeps the offline page in it and shows it; then back to
+    # English: the copy kept at first is shown again.
+    for language, title in (("de", "Keine Verbindung"), ("en", "No connection")):
+        page.goto(daphne_server + "/")
+        page.locator("#language-switcher").select_option(language)
+        page.locator("form.language-switcher button").click()
+        page.wait_for_function("l => document.documentElement.lang === l", arg=language)
+        page.wait_for_function(KEPT_OFFLINE_IN, arg=language)
+        context.set_offline(True)
+        page.goto(daphne_server + "/lobbies/")
+        assert page.locator("#offline-page h1").inner_text() == title
+        context.set_offline(False)
     context.close()
     assert errors == []
 
