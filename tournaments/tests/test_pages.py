@@ -10,6 +10,7 @@ from django.utils import timezone
 from tournaments.models import Entry, TableSeat, Tournament
 from tournaments.services import tournament_create, tournament_join, tournaments_tick
 from tournaments.tests.helpers import run
+from tournaments.tests.test_swiss import _join, _swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -179,18 +180,8 @@ def test_a_tables_game_page_links_its_tournament_for_who_may_see_it(client, alic
 
 
 def test_a_player_finds_their_finished_games_on_the_tournaments_page(client, alice, bob):
-    made = tournament_create(
-        by=alice,
-        name="Swiss night",
-        kind="swiss",
-        starts_at=timezone.now(),
-        rounds=2,
-        turn_clock=15,
-        end_score=10,
-        bots=1,
-        bot_level="easy",
-    )
-    tournament_join(tournament_id=made.pk, user=alice, invite_code=made.invite_code)
+    made = _swiss(alice, rounds=2, bots=1)
+    _join(made, alice)
     run(made, start=made.starts_at, users=[alice])
     made.refresh_from_db()
     assert made.status == Tournament.Status.FINISHED

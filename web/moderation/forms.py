@@ -44,8 +44,9 @@ class ReportForm(forms.Form):
 
 class ActionForm(forms.Form):
     """A moderator's action: an optional note (a reason), the report it answers, where to go
-    back to."""
+    back to; ``refused``: what the moderator reads when it is not valid."""
 
+    refused = _("Give a reason: the player will read it.")
     reason = forms.CharField(label=_("Reason"), max_length=MAX_REASON, required=False)
     report = forms.IntegerField(required=False, widget=forms.HiddenInput)
     next = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -59,12 +60,10 @@ class WarnForm(ActionForm):
     )
 
 
-class SanctionForm(ActionForm):
+class SanctionForm(WarnForm):
     """A silence or a ban: for how long, and a reason the player reads."""
 
-    reason = forms.CharField(
-        label=_("Reason (the player reads it)"), max_length=MAX_REASON, required=True
-    )
+    refused = _("Give a reason (the player reads it) and a duration.")
     duration = forms.ChoiceField(label=_("For"), choices=SILENCE_CHOICES)
 
     def until(self):

@@ -203,10 +203,7 @@ def act(request, action: str, pk: int):
     form = FORMS.get(action, ActionForm)(request.POST)
     back = next_url(request, reverse("moderation:queue"))
     if not form.is_valid():
-        if isinstance(form, SanctionForm):
-            messages.error(request, _("Give a reason (the player reads it) and a duration."))
-        else:
-            messages.error(request, _("Give a reason: the player will read it."))
+        messages.error(request, form.refused)
         return redirect(back)
     thing = service.split("_")[0]
     kwargs = {
