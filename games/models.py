@@ -160,6 +160,13 @@ class Game(models.Model):
     snapshot = models.JSONField(
         help_text="The engine's state now (games.engine.snapshot), saved with every version."
     )
+    seats_version = models.PositiveIntegerField(
+        default=0,
+        help_text=(
+            "Counts the changes of its seats a move reads (connections, timeouts, forfeits) that "
+            "are not a new version: a move's conditional write checks it with the version."
+        ),
+    )
     phase = models.CharField(max_length=12, default="reveal")
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True

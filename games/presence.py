@@ -3,7 +3,8 @@ longer than the lobby's grace (a crashed process's connections count ``STALE_HEA
 heartbeats), or after ``AWAY_AFTER_TIMEOUTS`` turn-clock timeouts in a row. In a
 correspondence game nobody is away: players come and go, and only its clock counts."""
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -48,11 +49,13 @@ def is_away(player, *, grace: int | None, since: datetime, now: datetime) -> boo
 @dataclass(frozen=True, slots=True)
 class Seats:
     """A game's GamePlayer rows by seat order, its lobby's disconnect grace in seconds (``None``
-    for a correspondence game) and what a timeout does there (``Lobby.on_timeout``)."""
+    for a correspondence game), what a timeout does there (``Lobby.on_timeout``) and when the
+    rows were read (``time.monotonic``)."""
 
     players: list
     grace: int | None
     on_timeout: str = ""
+    read_at: float = field(default_factory=time.monotonic, compare=False)
 
     @property
     def correspondence(self) -> bool:

@@ -3,6 +3,7 @@ spectator view, the public meta and the event. From a socket's database thread a
 to its event loop without waiting, one sender task per loop; elsewhere it is sent at once."""
 
 import asyncio
+import json
 import logging
 import uuid
 from collections import deque
@@ -64,10 +65,47 @@ def view_from_data(data: dict) -> View:
     )
 
 
-def game_changed(public_view, meta: dict, event: dict) -> None:
-    view = view_to_data(public_view)
-    message = {"type": "game.updated", "version": meta["version"], "view": view, "meta": meta}
-    _send(game_group(meta["game"]), {**message, "event": event})
+def game_changed(public_view: View, meta: dict, event: dict) -> None:
+    _send(game_group(meta["game"]), game_message(public_view, meta, event))
+
+
+def game_message(public: View, meta: dict, event: dict) -> dict:
+    """The ``game.updated`` message of a new version, serialized once for every socket: the
+    JSON frame as its text before and after the ``drawn`` value (``frame``; a seat's own drawn
+    card goes between), the seat holding a drawn card (``drawer``), the seats played by the bot
+    (``away``), and the view, meta and ``event`` as one JSON text (``data``, for the sockets
+    that render: :func:`message_data`). All of it public."""
+    version = meta["version"]
+    data = {"view": view_to_data(public), "meta": meta, "event": event}
+    return {
+        "type": "game.updated",
+        "game": meta["game"],
+        "version": version,
+        "drawer": public.current if public.drawing else None,
+        "away": meta["away"],
+        "frame": frame_parts(public, version, meta),
+        "data": json.dumps(data, separators=(",", ":")),
+    }
+
+
+def message_data(message: dict) -> tuple[View, dict, dict]:
+    """The public view, meta and event of a ``game.updated`` message."""
+    data = json.loads(message["data"])
+    return view_from_data(data["view"]), data["meta"], data["event"]
+
+
+_DRAWN = '"drawn":null'
+
+
+def frame_parts(view: View, version: int, meta: dict) -> tuple[str, str]:
+    """The JSON frame of ``view`` (docs/protocol.md; ``clock`` only while a turn clock runs)
+    without its drawn card, as the text before and after the ``drawn`` value: a seat's frame
+    is ``head + json.dumps(drawn) + tail``."""
+    clock = meta.get("clock")
+    extra = {"version": version, "clock": clock} if clock else {"version": version}
+    text = json.dumps({**view.to_json(), "drawn": None, **extra}, separators=(",", ":"))
+    head, _, tail = text.partition(_DRAWN)
+    return head + _DRAWN[:-4], tail
 
 
 def presence_changed(game_id: int) -> None:

@@ -1,5 +1,5 @@
-"""Every write of the games app, in rooms (lobbies, play, presence, schedule, stop): callers
-use this facade."""
+"""Every write of the games app, in rooms (lobbies, play, presence, schedule, timeouts, stop,
+...): callers use this facade."""
 
 from games.services.lobbies import (
     MAX_END_SCORE,
@@ -17,6 +17,7 @@ from games.services.play import (
     abort_game,
     game_abandon,
     game_apply_action,
+    game_refuse_stale,
     game_rematch,
     game_set_ready,
 )
@@ -24,11 +25,10 @@ from games.services.presence import game_player_reconnected, game_player_seen
 from games.services.schedule import (
     game_lock_due,
     game_reschedule,
-    game_seat_forfeit,
-    game_seat_timed_out,
     restore,
 )
 from games.services.stop import LobbyClosure, game_stop, lobby_close
 from games.services.tables import room_open, table_open
+from games.services.timeouts import game_seat_forfeit, game_seat_timed_out
 from games.services.turns import game_remind
 from games.services.vacations import vacation_end, vacation_start

@@ -1,14 +1,12 @@
 """Play: moves, getting ready, rematch, ending, aborting. A move takes no lock: one conditional
 write (``... WHERE version = v``) with its Move row decides it; a lost one is judged anew."""
 
-import copy
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from core.caches import BoundedCache
 from core.errors import (
     BadRequest,
     EndingChanged,
@@ -23,21 +21,18 @@ from core.errors import (
     StaleVersion,
     TimeRanOut,
     WrongPhase,
-    found,
 )
 from games import clock, engine, movelog, presence, selectors, signals
 from games.bots import AWAY_LEVEL
 from games.models import Game, GamePlayer, Lobby, Move, Round
 from games.presence import Seats
-from games.services import announce, locks
+from games.services import announce, held, locks
 from games.services.lobbies import check_tables, create_game
 from games.services.schedule import restore, schedule
 from games.services.turns import note_waiting
 
 # Every human can lose a race for each of their reveals once: then the move is judged anew.
 ATTEMPTS = 2 * 8 + 1
-
-_HELD = BoundedCache(1024)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +43,6 @@ class MoveResult:
     action: dict
     phase: str
     drawn: int | None = None  # after a draw: the card, for the drawer's own eyes only
-
-
-@dataclass(frozen=True, slots=True)
-class _Held:
-    game: Game  # the row as committed, its lobby read with it
-    state: engine.Game
 
 
 class _Lost(Exception):
@@ -88,7 +77,7 @@ def game_apply_action(
         try:
             return _apply(game_id, step, version, user, seat, timed_out, stand_in, fresh=fresh)
         except _Lost:
-            _HELD.put(game_id, None)
+            held.forget(game_id)
             fresh = True
     current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     raise StaleVersion(sent=version, current=current)
@@ -96,8 +85,7 @@ def game_apply_action(
 
 def _apply(game_id, step, version, user, seat, timed_out, stand_in, *, fresh) -> MoveResult:
     with transaction.atomic():
-        game, state = _held(game_id, fresh=fresh)
-        seats = presence.seats_of(game)
+        game, state, seats = held.take(game_id, fresh=fresh)
         seat = seat if user is None else player_seat(seats, user)
         round_before, results_before = state.round, len(state.results)
         turn_before = clock.turn_of(state)
@@ -135,11 +123,30 @@ def _apply(game_id, step, version, user, seat, timed_out, stand_in, *, fresh) ->
         return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
 
 
+def game_refuse_stale(*, game_id: int, action: object, version: object) -> None:
+    """Without a query: refuse a step on a version older than the one this process holds of
+    the game (``StaleVersion``), as :func:`game_apply_action` would. Anything else passes."""
+    held_now = held.peek(game_id)
+    if held_now is None or type(version) is not int or version >= held_now.game.version:
+        return
+    try:
+        step = engine.Action.from_json(action)
+    except engine.EngineError:
+        return  # the service says what is wrong with it
+    if _stale(held_now.game, held_now.state, step, version):
+        raise StaleVersion(sent=version, current=held_now.game.version)
+
+
+def _stale(game: Game, state: engine.Game, step, version: int) -> bool:
+    """Whether ``version`` is not the game's, but for a reveal of the simultaneous reveals."""
+    simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
+    return version != game.version and not (simultaneous and 0 <= version <= game.version)
+
+
 def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dict:
     if game.is_over:
         raise GameOver()
-    simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
-    if version != game.version and not (simultaneous and 0 <= version <= game.version):
+    if _stale(game, state, step, version):
         raise StaleVersion(sent=version, current=game.version)
     try:
         return engine.apply_described(state, seat, step)
@@ -287,7 +294,8 @@ def _one_of(user, seat) -> None:
 def _step_write(game, state, before: int, seats: Seats, turn_before, mover) -> None:
     """Schedule the next look (the clock restarts if the turn changed), then write the step."""
     restart = clock.turn_of(state) != turn_before
-    _write(game, state, before, reset=schedule(game, state, seats, restart=restart, mover=mover))
+    reset = schedule(game, state, seats, restart=restart, mover=mover)
+    _write(game, state, before, reset=reset, seats=seats)
     note_waiting(game, state, seats, restarted=restart, mover=mover)
 
 
@@ -303,30 +311,24 @@ def player_seat(seats: Seats, user) -> int:
 _STEP = ("snapshot", "phase", "version", "recent", "ready", "bot_due_at", "turn_started_at")
 
 
-def _write(game: Game, state, before: int, *, fields=_STEP, reset=None) -> None:
+def _write(game: Game, state, before: int, *, fields=_STEP, reset=None, seats=None) -> None:
     """The conditional write of ``game``'s ``fields`` (``_Lost`` if its version is no longer
-    ``before``) and of ``reset``'s timeouts; held here once committed."""
+    ``before``, or its seats changed) and of ``reset``'s timeouts; held here once committed,
+    with ``seats`` if given (games.services.held)."""
     if "snapshot" in fields:
         game.snapshot, game.phase = engine.to_snapshot(state), state.phase
         if game.status == Game.Status.FINISHED:
             fields = (*fields, "status", "finished_at")
     game.updated_at = timezone.now()
     values = {name: getattr(game, name) for name in (*fields, "updated_at")}
-    if not Game.objects.filter(pk=game.pk, version=before, seed=game.seed).update(**values):
+    rows = Game.objects.filter(
+        pk=game.pk, version=before, seats_version=game.seats_version, seed=game.seed
+    )
+    if not rows.update(**values):
         raise _Lost
     if reset is not None:
         GamePlayer.objects.filter(pk=reset.pk).update(timeouts=0)
-    held = _Held(game, state)
-    transaction.on_commit(lambda: _HELD.put(game.pk, held))
-
-
-def _held(game_id: int, *, fresh: bool) -> tuple[Game, engine.Game]:
-    """Copies of the game's row and state: as held here, or (``fresh``) as saved."""
-    held = None if fresh else _HELD.get(game_id)
-    if held is None:
-        game = Game.objects.select_related("lobby").filter(pk=game_id).first()
-        held = _Held(found(game, _("There is no such game.")), restore(game))
-    return copy.copy(held.game), held.state.copy()
+    held.hold(game, state, seats)
 
 
 def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:

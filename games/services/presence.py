@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from games import presence
 from games.models import GamePlayer
-from games.services import announce, locks
+from games.services import announce, held, locks
 from games.services.play import _write
 from games.services.schedule import restore, schedule
 
@@ -15,29 +15,40 @@ from games.services.schedule import restore, schedule
 def game_player_seen(*, game_id: int, user, change: int = 0, active: bool = False) -> None:
     """A sign of life from ``user``'s game socket: ``change`` +1 on connect, -1 on disconnect;
     ``active``: a frame the player sent, ending their run of timeouts. A no-op for spectators."""
-    now = timezone.now()
     rows = GamePlayer.objects.filter(game_id=game_id, user_id=user.pk)
-    seen = {"last_seen": now}
+    seen = {"last_seen": timezone.now()}
     if change:
-        seen["connections"] = Greatest(F("connections") + change, 0)
-    if active:
-        written = rows.filter(timeouts__lt=presence.AWAY_AFTER_TIMEOUTS).update(**seen, timeouts=0)
-        if not written:
-            seat = rows.values_list("seat", flat=True).first()
-            if seat is not None:
-                game_player_back(game_id=game_id, seat=seat, seen=seen)
-                written = True
-    else:
-        written = rows.update(**seen)
-    if written and change:
-        announce.presence(game_id)
+        with transaction.atomic():
+            held.seats_changed(game_id, user_id=user.pk)
+            seen["connections"] = Greatest(F("connections") + change, 0)
+            if rows.update(**seen):
+                announce.presence(game_id)
+    elif not active:
+        rows.update(**seen)
+    elif not rows.filter(timeouts=0).update(**seen):
+        _clear_timeouts(game_id, rows, seen)
+
+
+def _clear_timeouts(game_id: int, rows, seen: dict) -> None:
+    """A frame from a seat with timeouts in a row: none now (no longer away, if it was)."""
+    seat, timeouts = rows.values_list("seat", "timeouts").first() or (None, 0)
+    if seat is None:
+        return
+    if timeouts >= presence.AWAY_AFTER_TIMEOUTS:
+        game_player_back(game_id=game_id, seat=seat, seen=seen)
+        return
+    with transaction.atomic():
+        held.seats_changed(game_id)
+        rows.update(**seen, timeouts=0)
 
 
 def game_player_back(*, game_id: int, seat: int, seen: dict) -> None:
     """``seat``, away after timeouts, sent a frame: no longer away (``seen``: the columns)."""
     with transaction.atomic():
         game = locks.game(game_id)
+        held.seats_changed(game_id)
         GamePlayer.objects.filter(game=game, seat=seat).update(**seen, timeouts=0)
+        game.seats_version += 1
         if not game.is_over:
             _announce_back(game, seat, presence.seats_of(game))
 
@@ -59,5 +70,6 @@ def _announce_back(game, seat: int, seats) -> None:
     state = restore(game)
     game.version += 1
     reset = schedule(game, state, seats, mover=seat)
-    _write(game, state, game.version - 1, fields=("version", "bot_due_at"), reset=reset)
+    fields = ("version", "bot_due_at")
+    _write(game, state, game.version - 1, fields=fields, reset=reset, seats=seats)
     announce.game(game, state, {"kind": "back", "seat": seat}, seats)

@@ -6,11 +6,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import clock, engine, presence
-from games.models import Game, GamePlayer
+from games.models import Game
 from games.presence import Seats
 from games.services import locks
 
@@ -85,22 +84,3 @@ def game_reschedule(*, game_id: int, delay: float | None = None, now=None) -> No
         else:
             game.bot_due_at = now + timedelta(seconds=delay)
         game.save(update_fields=["bot_due_at"])
-
-
-def game_seat_timed_out(*, game_id: int, seat: int) -> None:
-    """The turn clock ran out on ``seat``: one more timeout in a row (before the step)."""
-    with transaction.atomic():
-        locks.game(game_id)
-        GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(
-            timeouts=F("timeouts") + 1
-        )
-
-
-def game_seat_forfeit(*, game_id: int, seat: int) -> None:
-    """The clock of a correspondence game whose lobby says so ran out on ``seat``: that player
-    loses (ranked last) and the medium bot plays the seat from now on."""
-    with transaction.atomic():
-        locks.game(game_id)
-        GamePlayer.objects.filter(game_id=game_id, seat=seat, user__isnull=False).update(
-            forfeited=True
-        )

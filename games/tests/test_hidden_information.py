@@ -37,11 +37,16 @@ def check_html(html: str, view: engine.View, version: int) -> None:
 
 def check_group_message(message: dict, state: engine.Game) -> None:
     public = engine.view_of(state, None)
-    view = message["view"]
+    assert set(message) == {"type", "game", "version", "drawer", "away", "frame", "data"}
+    data = json.loads(message["data"])
+    assert set(data) == {"view", "meta", "event"}
+    view = data["view"]
     assert view["drawn"] is None and view["seat"] is None
     assert view["grids"] == [list(g) for g in public.grids]
-    assert set(message) == {"type", "version", "view", "meta", "event"}
-    assert "deck" not in str(message["meta"]) and "draw_pile" not in str(message)
+    frame = json.loads("null".join(message["frame"]))  # as a socket with no drawn card sends it
+    assert frame["drawn"] is None
+    assert [p["grid"] for p in frame["players"]] == [list(g) for g in public.grids]
+    assert "deck" not in str(data["meta"]) and "draw_pile" not in str(message)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -1,3 +1,4 @@
+import json
 import random
 
 import pytest
@@ -216,17 +217,6 @@ def test_rematch_starts_one_new_game_with_the_same_players(game, alice, bob, cha
     assert game.lobby.game == new and game.lobby.status == "playing"
 
 
-def test_a_move_costs_a_fixed_number_of_queries(game, alice, bob, django_assert_max_num_queries):
-    player, _ = to_play(game, alice, bob)
-    game.refresh_from_db()
-    # lock the lobby (Lobby before Game), lock, seat, move, presence of the seats (bot runner
-    # schedule), save, ... : fixed.
-    with django_assert_max_num_queries(8):
-        services.game_apply_action(
-            game_id=game.pk, user=player, action={"take": "deck"}, version=game.version
-        )
-
-
 def test_publishing_happens_after_commit_with_public_data_only(
     game, alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
@@ -241,9 +231,12 @@ def test_publishing_happens_after_commit_with_public_data_only(
     assert len(callbacks) == 2  # the state held in this process, then the publishing
     group, message = sent[-1]
     assert group == f"game.{game.pk}" and message["type"] == "game.updated"
-    assert message["view"]["drawn"] is None and message["view"]["drawing"] is True
-    assert "deck" not in message["view"] and "record" not in message
+    assert message["drawer"] == restore(game).current == [alice, bob].index(player)
+    view = json.loads(message["data"])["view"]
+    assert view["drawn"] is None and view["drawing"] is True
+    assert '"drawn":' in message["frame"][0] and message["frame"][1].startswith(",")
+    assert "deck" not in view and "record" not in message
     state = restore(game)
-    for seat, grid in enumerate(message["view"]["grids"]):
+    for seat, grid in enumerate(view["grids"]):
         for pos, value in enumerate(grid):
             assert value == (state.cards[seat][pos] if state.up[seat][pos] else "?")

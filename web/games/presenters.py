@@ -10,7 +10,7 @@ from games.bots import LEVELS
 from games.engine import View
 from games.labels import BOT_LEVEL_LABELS
 from games.models import MIN_SEATS, Lobby
-from games.publish import view_from_data
+from games.publish import frame_parts, message_data
 
 
 def as_seat(public: View, seat: int | None, drawn: int | None = None) -> View:
@@ -35,22 +35,22 @@ def cached(cache: BoundedCache, key, make):
     return value
 
 
-_views = BoundedCache(1024, "presenters.views")
+_messages = BoundedCache(1024, "presenters.messages")
 _frames = BoundedCache(1024, "presenters.json_frames")
 
 
-def view_of_message(message: dict) -> View:
-    """The public view of a ``game.updated`` message (games.publish)."""
-    key = (message["meta"]["game"], message["version"])
-    return cached(_views, key, lambda: view_from_data(message["view"]))
+def view_of_message(message: dict) -> tuple[View, dict]:
+    """The public view and meta of a ``game.updated`` message (games.publish), read once per
+    version for all the sockets of the process."""
+    key = (message["game"], message["version"])
+    return cached(_messages, key, lambda: message_data(message)[:2])
 
 
 def json_frame(view: View, version: int, meta: dict) -> str:
-    """The JSON frame of ``view`` (docs/protocol.md); ``clock`` only while a turn clock runs."""
-    clock = meta.get("clock")
-    extra = {"version": version, "clock": clock} if clock else {"version": version}
-    key = (meta["game"], version, view.drawn, repr(clock))
-    return cached(_frames, key, lambda: json.dumps({**view.to_json(), **extra}))
+    """The JSON frame of ``view`` (docs/protocol.md): its public parts made once per version."""
+    key = (meta["game"], version, repr(meta.get("clock")))
+    head, tail = cached(_frames, key, lambda: frame_parts(view, version, meta))
+    return head + json.dumps(view.drawn) + tail
 
 
 LEVEL_CHOICES = [(level, BOT_LEVEL_LABELS[level]) for level in LEVELS]

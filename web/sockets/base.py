@@ -8,6 +8,7 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -50,6 +51,16 @@ class Socket(ChatSocket, AsyncWebsocketConsumer):
     dropped = 0
     label = "socket"  # in the log; its place once open
     error_html = staticmethod(chat_rendering.error_html)
+
+    async def dispatch(self, message):
+        """Channels' own, without its hop to a thread for ``close_old_connections`` before every
+        handler: a socket reaches the database only through :func:`core.db.in_db_thread`, which
+        closes stale connections itself, so a frame or a group message that needs no query runs
+        on the event loop alone."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.user = user = self.scope.get("user")

@@ -185,6 +185,7 @@ class GameConsumer(Socket):
 
     async def move(self, data: dict) -> None:
         version = data.pop("version", None)
+        services.game_refuse_stale(game_id=self.game_id, action=data, version=version)
         result = await in_db_thread(services.game_apply_action)(
             game_id=self.game_id, user=self.user, action=data, version=version
         )
@@ -200,11 +201,12 @@ class GameConsumer(Socket):
             await self.seen(active=True)
 
     async def game_updated(self, event):
+        """A new version: a JSON socket joins the message's frame around its own drawn card;
+        an HTML socket renders the message's view for its seat."""
         version = event["version"]
         if self.heartbeat is None or (self.version is not None and version <= self.version):
             return
-        public = view_of_message(event)
-        mine = self.seat is not None and public.drawing and public.current == self.seat
+        mine = self.seat is not None and event["drawer"] == self.seat
         drawn = None
         if mine and self.own_draw is not None and self.own_draw[0] == version:
             drawn, mine = self.own_draw[1], False
@@ -212,9 +214,14 @@ class GameConsumer(Socket):
             # A gap, or this seat's drawn card from another tab or the bot runner: read it.
             await self.send_state_or_unavailable()
             return
-        plain = self.json_mode and drawn is None  # a JSON frame names no seat
-        view = public if plain else as_seat(public, self.seat, drawn)
-        await self.send_frame(version, public, view, event["meta"])
+        if self.json_mode:
+            head, tail = event["frame"]
+            self.note_version(version, event["away"])
+            self.last_frame = (head, json.dumps(drawn), tail)
+            await self.send(text_data="".join(self.last_frame))
+            return
+        public, meta = view_of_message(event)
+        await self.send_frame(version, public, as_seat(public, self.seat, drawn), meta)
 
     async def send_state(self):
         state = await in_db_thread(selectors.game_state_by_id)(game_id=self.game_id, seat=self.seat)
@@ -266,10 +273,14 @@ class GameConsumer(Socket):
             return
         await self.send_frame(version, public_of(state.view), state.view, state.meta)
 
+    def note_version(self, version: int, away) -> None:
+        """The version this socket sends now, and whether its seat is ``away`` in it."""
+        self.version = version
+        self.away = self.seat is not None and self.seat in away
+
     async def send_frame(self, version, public, view, meta):
         """JSON: this seat's view. HTML: the shared public board and this seat's controls."""
-        self.version = version
-        self.away = self.seat is not None and self.seat in meta.get("away", ())
+        self.note_version(version, meta.get("away", ()))
         if self.json_mode:
             self.last_frame = (json_frame(view, version, meta),)
         else:
