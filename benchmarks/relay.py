@@ -38,6 +38,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--layer", choices=("core", "pubsub"), default="core")
     parser.add_argument("--postgres", choices=("private",), help="a new PostgreSQL cluster")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--server", choices=("daphne", "uvicorn"), default="daphne", help="site and echo both"
+    )
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for fan-out")
     parser.add_argument("--no-echo", action="store_true", help="skip the bare echo")
     parser.add_argument("--repeat", type=int, default=1, help="site and echo phases N times")
@@ -201,8 +204,9 @@ def run_phase(args, env, workdir, name, make_tables, database_cpu, redis_cpu) ->
     processes, ports, spies = [], [], []
     try:
         for i in range(args.processes):
+            application = SITE if name == "site" else ECHO
             process, port = servers.start_daphne(
-                env, workdir, f"{name}-{i}", SITE if name == "site" else ECHO
+                env, workdir, f"{name}-{i}", application, args.server
             )
             processes.append(process)
             ports.append(port)
@@ -265,7 +269,7 @@ def main(argv=None) -> None:
         print(
             f"relay: {args.games} games x {PLAYERS} {args.format} sockets "
             f"({args.languages}), {pace}, {args.warmup_seconds:g} s warm-up + "
-            f"{args.seconds:g} s; {engine}, {layer}, {args.processes} Daphne process(es); "
+            f"{args.seconds:g} s; {engine}, {layer}, {args.processes} {args.server} process(es); "
             f"commit {commit()}; load {servers.load_average()}",
             flush=True,
         )

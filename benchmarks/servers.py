@@ -126,10 +126,18 @@ def private_postgres() -> tuple:
     return f"postgres://postgres@127.0.0.1:{port}/postgres", cpu, stop
 
 
-def start_daphne(env: dict, workdir: Path, name: str, application: str) -> tuple:
-    """One Daphne process on a free loopback port, with the handshake timeout that
-    docs/deployment.md recommends (Daphne's own default is 5 s); returns (process, port)."""
+def start_daphne(
+    env: dict, workdir: Path, name: str, application: str, server: str = "daphne"
+) -> tuple:
+    """One server process on a free loopback port; returns (process, port). Daphne with the
+    handshake timeout that docs/deployment.md recommends (its own default is 5 s), or
+    (``server="uvicorn"``, to compare) uvicorn with uvloop, httptools and websockets."""
     port = free_port()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    command += ["--websocket_connect_timeout", str(CONNECT_TIMEOUT), application]
-    return start(command, workdir / f"daphne-{name}.log", port, cwd=ROOT, env=env), port
+    if server == "uvicorn":
+        command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port)]
+        command += ["--loop", "uvloop", "--http", "httptools", "--ws", "websockets"]
+        command += ["--no-access-log", "--lifespan", "off", application]
+    else:
+        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        command += ["--websocket_connect_timeout", str(CONNECT_TIMEOUT), application]
+    return start(command, workdir / f"{server}-{name}.log", port, cwd=ROOT, env=env), port

@@ -24,6 +24,11 @@ class BoundedCache:
         with self._lock:
             return self._items.get(key)
 
+    def pop(self, key):
+        """The value for ``key``, no longer kept (``None`` if none)."""
+        with self._lock:
+            return self._items.pop(key, None)
+
     def put(self, key, value) -> None:
         with self._lock:
             self._items[key] = value

@@ -3,7 +3,7 @@ checks every rule and then mutates the game, or raises an IllegalAction and chan
 
 import random
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .actions import DRAW, FLIP, REVEAL, SWAP, TAKE_DISCARD, Action
 from .cards import COLS, COLUMNS, DECK_COUNTER, GRID_SIZE, full_deck
@@ -50,7 +50,8 @@ class RoundResult:
         return self.scores[self.ender] != self.raw[self.ender]
 
     def to_json(self) -> dict:
-        return {**asdict(self), "raw": list(self.raw), "scores": list(self.scores)}
+        raw, scores = list(self.raw), list(self.scores)
+        return {"starter": self.starter, "ender": self.ender, "raw": raw, "scores": scores}
 
 
 @dataclass(slots=True)

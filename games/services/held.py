@@ -8,9 +8,8 @@ or closed, a timeout counted or cleared, a forfeit) goes through :func:`seats_ch
 heartbeat's ``last_seen`` writes do not: the seats of a live game are read again once older
 than SKYJO_HEARTBEAT, those of a correspondence game at every move (its vacations)."""
 
-import copy
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -32,28 +31,28 @@ class Held:
     game: Game
     state: engine.Game
     seats: Seats | None  # None: read them at the next move
+    version: int  # the game's, when held (the others may be taken and changed since)
+    phase: str  # the engine's, likewise
 
 
 def take(game_id: int, *, fresh: bool = False) -> tuple[Game, engine.Game, Seats]:
-    """Copies of game ``game_id``'s row, state and seats, to change at will: as held here, or
+    """Game ``game_id``'s row, state and seats, the caller's own to change: taken from the
+    hold (which it no longer holds: a racing move of this process reads the saved ones), or
     (``fresh``, or nothing held) as saved. ``NotFound`` if there is no such game."""
-    held = None if fresh else _HELD.get(game_id)
+    held = None if fresh else _HELD.pop(game_id)
     if held is None:
         row = Game.objects.select_related("lobby").filter(pk=game_id).first()
         row = found(row, _("There is no such game."))
-        held = Held(row, restore(row), None)
-    game = copy.copy(held.game)
+        return row, restore(row), presence.seats_of(row)
     seats = held.seats
     if seats is None or seats.correspondence or _expired(seats):
-        return game, held.state.copy(), presence.seats_of(game)
-    players = [copy.copy(p) for p in seats.players]
-    for player in players:
-        player.game = game
-    return game, held.state.copy(), replace(seats, players=players)
+        seats = presence.seats_of(held.game)
+    return held.game, held.state, seats
 
 
 def peek(game_id: int) -> "Held | None":
-    """What is held of game ``game_id`` (not a copy: read it, never change it), if anything."""
+    """What is held of game ``game_id``, if anything: read its ``version`` and ``phase`` only
+    (the rest may be taken by a move meanwhile)."""
     return _HELD.get(game_id)
 
 
@@ -62,13 +61,15 @@ def _expired(seats: Seats) -> bool:
 
 
 def hold(game: Game, state: engine.Game, seats: Seats | None = None) -> None:
-    """Once the transaction commits: ``game`` (as written), ``state`` and ``seats`` are held."""
-    held = Held(game, state, seats)
+    """Once the transaction commits, ``game`` (as written), ``state`` and ``seats`` are held
+    for the next move. Call it last in the transaction: a move may take them at once after
+    the commit, so that no later commit hook of this one may read them."""
+    held = Held(game, state, seats, game.version, state.phase)
     transaction.on_commit(lambda: _HELD.put(game.pk, held))
 
 
 def forget(game_id: int) -> None:
-    _HELD.put(game_id, None)
+    _HELD.pop(game_id)
 
 
 def seats_changed(game_id: int, *, user_id: int | None = None) -> None:

@@ -120,33 +120,35 @@ def _apply(game_id, step, version, user, seat, timed_out, stand_in, *, fresh) ->
         if len(state.results) > results_before:
             _save_scores(game, state, seats)
         announce.game(game, state, {"kind": "move", "seat": seat, "action": step.to_json()}, seats)
-        return MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
+        result = MoveResult(game.pk, game.version, seat, step.to_json(), state.phase, state.drawn)
+        held.hold(game, state, seats)
+        return result
 
 
 def game_refuse_stale(*, game_id: int, action: object, version: object) -> None:
     """Without a query: refuse a step on a version older than the one this process holds of
     the game (``StaleVersion``), as :func:`game_apply_action` would. Anything else passes."""
-    held_now = held.peek(game_id)
-    if held_now is None or type(version) is not int or version >= held_now.game.version:
+    known = held.peek(game_id)
+    if known is None or type(version) is not int or version >= known.version:
         return
     try:
         step = engine.Action.from_json(action)
     except engine.EngineError:
         return  # the service says what is wrong with it
-    if _stale(held_now.game, held_now.state, step, version):
-        raise StaleVersion(sent=version, current=held_now.game.version)
+    if _stale(known.version, known.phase, step, version):
+        raise StaleVersion(sent=version, current=known.version)
 
 
-def _stale(game: Game, state: engine.Game, step, version: int) -> bool:
-    """Whether ``version`` is not the game's, but for a reveal of the simultaneous reveals."""
-    simultaneous = step.kind == engine.REVEAL and state.phase == engine.REVEAL_PHASE
-    return version != game.version and not (simultaneous and 0 <= version <= game.version)
+def _stale(current: int, phase: str, step, version: int) -> bool:
+    """Whether ``version`` is not the ``current`` one, but for a simultaneous reveal."""
+    simultaneous = step.kind == engine.REVEAL and phase == engine.REVEAL_PHASE
+    return version != current and not (simultaneous and 0 <= version <= current)
 
 
 def _judge(game: Game, state: engine.Game, seat: int, step, version: int) -> dict:
     if game.is_over:
         raise GameOver()
-    if _stale(game, state, step, version):
+    if _stale(game.version, state.phase, step, version):
         raise StaleVersion(sent=version, current=game.version)
     try:
         return engine.apply_described(state, seat, step)
@@ -203,6 +205,7 @@ def game_set_ready(*, game_id: int, user=None, seat: int | None = None) -> int:
             event = {"kind": "ready", "seat": seat}
         _step_write(game, state, before, seats, turn_before, seat if user else None)
         announce.game(game, state, event, seats)
+        held.hold(game, state, seats)
         return game.version
 
 
@@ -229,6 +232,7 @@ def game_rematch(*, game_id: int, user) -> Game:
         game.version += 1
         state = restore(game)
         _write(game, state, game.version - 1, fields=("rematch", "version"))
+        held.forget(game.pk)
         lobby.status = Lobby.Status.PLAYING
         lobby.game = new
         lobby.save(update_fields=["status", "game"])
@@ -279,6 +283,7 @@ def abort_game(game: Game, lobby: Lobby | None, *, void: bool, resigned=None) ->
     state = restore(game)
     fields = ("status", "voided", "resigned", "finished_at", "bot_due_at", "version")
     _write(game, state, game.version - 1, fields=fields)
+    held.forget(game.pk)
     note_waiting(game, state, presence.seats_of(game))
     announce.game(game, state, {"kind": "aborted"})
     if lobby is not None:
@@ -295,7 +300,7 @@ def _step_write(game, state, before: int, seats: Seats, turn_before, mover) -> N
     """Schedule the next look (the clock restarts if the turn changed), then write the step."""
     restart = clock.turn_of(state) != turn_before
     reset = schedule(game, state, seats, restart=restart, mover=mover)
-    _write(game, state, before, reset=reset, seats=seats)
+    _write(game, state, before, reset=reset)
     note_waiting(game, state, seats, restarted=restart, mover=mover)
 
 
@@ -311,10 +316,9 @@ def player_seat(seats: Seats, user) -> int:
 _STEP = ("snapshot", "phase", "version", "recent", "ready", "bot_due_at", "turn_started_at")
 
 
-def _write(game: Game, state, before: int, *, fields=_STEP, reset=None, seats=None) -> None:
+def _write(game: Game, state, before: int, *, fields=_STEP, reset=None) -> None:
     """The conditional write of ``game``'s ``fields`` (``_Lost`` if its version is no longer
-    ``before``, or its seats changed) and of ``reset``'s timeouts; held here once committed,
-    with ``seats`` if given (games.services.held)."""
+    ``before``, or its seats changed) and of ``reset``'s timeouts."""
     if "snapshot" in fields:
         game.snapshot, game.phase = engine.to_snapshot(state), state.phase
         if game.status == Game.Status.FINISHED:
@@ -328,7 +332,6 @@ def _write(game: Game, state, before: int, *, fields=_STEP, reset=None, seats=No
         raise _Lost
     if reset is not None:
         GamePlayer.objects.filter(pk=reset.pk).update(timeouts=0)
-    held.hold(game, state, seats)
 
 
 def _save_scores(game: Game, state: engine.Game, seats: Seats) -> None:

@@ -70,6 +70,6 @@ def _announce_back(game, seat: int, seats) -> None:
     state = restore(game)
     game.version += 1
     reset = schedule(game, state, seats, mover=seat)
-    fields = ("version", "bot_due_at")
-    _write(game, state, game.version - 1, fields=fields, reset=reset, seats=seats)
+    _write(game, state, game.version - 1, fields=("version", "bot_due_at"), reset=reset)
     announce.game(game, state, {"kind": "back", "seat": seat}, seats)
+    held.hold(game, state, seats)
