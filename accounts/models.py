@@ -1,5 +1,5 @@
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.utils import timezone
 
@@ -23,8 +23,23 @@ def user_or_none(related_name: str = "+", **options) -> models.ForeignKey:
     )
 
 
+class PlayerManager(UserManager):
+    def get_by_natural_key(self, username):
+        """The account of ``username`` in any case, as sign-up compares names ("mia" logs in
+        as "Mia"); where older names differ only in case, only the exact one."""
+        try:
+            return self.get(username=username)
+        except self.model.DoesNotExist:
+            matches = list(self.filter(username__iexact=username)[:2])
+            if len(matches) != 1:
+                raise
+            return matches[0]
+
+
 class User(AbstractUser):
     """A player. Add profile fields and preferences here, never in a side table."""
+
+    objects = PlayerManager()
 
     language = models.CharField(
         max_length=10,

@@ -1,13 +1,12 @@
 """Site URLs: each delivery app's, and Django's auth views under ``/accounts/``."""
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from web import converters  # noqa: F401  (registers <id:...>, used by the URLs)
 from web.accounts import views as accounts_views
 from web.accounts.forms import LoginForm, PasswordSetForm
-from web.accounts.lockout import LoginView
+from web.accounts.lockout import LoginView, PasswordResetConfirmView
 from web.games import views as games_views
 
 urlpatterns = [
@@ -23,7 +22,7 @@ urlpatterns = [
     path("accounts/password_reset/", accounts_views.password_reset, name="password_reset"),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(form_class=PasswordSetForm),
+        PasswordResetConfirmView.as_view(form_class=PasswordSetForm),
         name="password_reset_confirm",
     ),
     path("accounts/", include("django.contrib.auth.urls")),

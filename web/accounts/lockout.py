@@ -3,6 +3,8 @@ failures; the brake stops an address past SKYJO_LOGIN_BRAKE failures across user
 
 from datetime import timedelta
 
+from axes.handlers.proxy import AxesProxyHandler
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied
@@ -23,7 +25,19 @@ def axes_username(request, credentials=None) -> str | None:
     username = data.get("username")
     if not isinstance(username, str):
         return None
-    return username[:MAX_USERNAME].replace("\0", "")
+    return lock_key(username)
+
+
+def lock_key(username: str) -> str:
+    """The name a lock is kept under: every case of a name is one player (log-in matches names
+    in any case), so every case counts toward one lock."""
+    return username[:MAX_USERNAME].replace("\0", "").casefold()
+
+
+def tries_left(request, username: str) -> int:
+    """Failed log-ins left for ``username`` from ``request``'s address before its lock."""
+    failures = AxesProxyHandler.get_failures(request, {"username": username})
+    return max(settings.AXES_FAILURE_LIMIT - failures, 0)
 
 
 def lockout_response(request, original_response=None, credentials=None):
@@ -67,10 +81,34 @@ class BrakeBackend:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in view, refused while the address's brake is engaged."""
+    """Django's log-in view, refused while the address's brake is engaged; a failed try says
+    how many are left once few are (``WARN_WITHIN``)."""
+
+    WARN_WITHIN = 2
 
     def post(self, request, *args, **kwargs):
         wait = brake_engaged(request)
         if wait is not None:
             return _refusal(request, brake=True, wait=wait)
         return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        """Overridden to add ``tries_left`` to the page (the failure is counted by then)."""
+        username = form.data.get("username")
+        left = tries_left(self.request, username) if isinstance(username, str) else None
+        if left is not None and left <= self.WARN_WITHIN:
+            minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+            context = self.get_context_data(form=form, tries_left=left, lock_minutes=minutes)
+            return self.render_to_response(context)
+        return super().form_invalid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a completed reset lifts the account's log-in locks: whoever set the new
+    password holds the account's e-mail, so they are its player."""
+
+    def form_valid(self, form):
+        """Overridden to reset django-axes' failures for the account's name, in any case."""
+        response = super().form_valid(form)
+        axes_reset(username=lock_key(form.user.get_username()))
+        return response
