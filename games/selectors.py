@@ -86,6 +86,47 @@ def games_awaiting_deadlines(user, limit: int = 50) -> list[tuple[Game, datetime
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class InProgress:
+    """One of a player's games in play: its row (lobby read with it), its players by seat,
+    the player's own seat and the seats the game waits for (bots too)."""
+
+    game: Game
+    players: list
+    seat: int
+    waiting: tuple[int, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat in self.waiting
+
+    @property
+    def waiting_names(self) -> list[str]:
+        return [self.players[s].name for s in self.waiting if s != self.seat]
+
+
+def games_in_progress(user, limit: int = 40) -> list[InProgress]:
+    """``user``'s games in play, live and correspondence, the latest change first: two
+    queries."""
+    if not user.is_authenticated:
+        return []
+    rows = (
+        Game.objects.filter(status=Game.Status.PLAYING, players__user=user.pk)
+        .select_related("lobby")
+        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.order_by("seat")))
+        .order_by("-updated_at")[:limit]
+    )
+    found = []
+    for game in rows:
+        players = list(game.players.all())
+        by_seat = {p.seat: p for p in players}
+        state = engine.from_snapshot(game.snapshot)
+        waiting = tuple(clock.waiting_for(game, state, by_seat) or ())
+        seat = next(p.seat for p in players if p.user_id == user.pk)
+        found.append(InProgress(game, players, seat, waiting))
+    return found
+
+
 def games_awaiting_count(user_id: int) -> int:
     """How many correspondence games wait for user ``user_id`` (the header's count)."""
     return GamePlayer.objects.filter(

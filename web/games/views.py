@@ -61,6 +61,7 @@ def home(request):
         "bot_form": BotGameForm(),
         "new_player": new_player,
         "daily_puzzle": puzzles_selectors.puzzle_of_the_day(timezone.localdate()),
+        "in_progress": selectors.games_in_progress(request.user),
     }
     return render(request, "games/home.html", context)
 

@@ -1,5 +1,6 @@
 """Builtins of every template: ``player_name`` (cut, full name in its tooltip),
-``short_player_name``, ``player`` and ``table`` (bots' names and titles translated)."""
+``short_player_name``, ``player``, ``players`` (a list, joined) and ``table`` (bots' names and
+titles translated)."""
 
 from django import template
 
@@ -22,6 +23,12 @@ def short_player_name(name) -> str:
 @register.filter
 def player(name) -> str:
     return player_label(str(name))
+
+
+@register.filter
+def players(names) -> str:
+    """Names joined with commas, each cut and translated as ``short_player_name`` does."""
+    return ", ".join(short_name(player_label(str(n))) for n in names)
 
 
 @register.filter
