@@ -67,11 +67,11 @@ class LoginForm(AuthenticationForm):
         self.fields["username"].label = _("Player name")
 
     def get_invalid_login_error(self):
-        return forms.ValidationError(
-            self.error_messages["invalid_login"],
-            code="invalid_login",
-            params={"username": _("player name")},
+        message = _(
+            "Please enter a correct player name and password. Passwords are case-sensitive; "
+            "player names are not."
         )
+        return forms.ValidationError(message, code="invalid_login")
 
     def confirm_login_allowed(self, user):
         super().confirm_login_allowed(user)
