@@ -89,11 +89,12 @@ def games_awaiting_deadlines(user, limit: int = 50) -> list[tuple[Game, datetime
 @dataclass(frozen=True, slots=True)
 class InProgress:
     """One of a player's games in play: its row (lobby read with it), its players by seat,
-    the player's own seat and the seats the game waits for (bots too)."""
+    the player's own seat, the round and the seats the game waits for (bots too)."""
 
     game: Game
     players: list
     seat: int
+    round: int
     waiting: tuple[int, ...]
 
     @property
@@ -123,7 +124,7 @@ def games_in_progress(user, limit: int = 40) -> list[InProgress]:
         state = engine.from_snapshot(game.snapshot)
         waiting = tuple(clock.waiting_for(game, state, by_seat) or ())
         seat = next(p.seat for p in players if p.user_id == user.pk)
-        found.append(InProgress(game, players, seat, waiting))
+        found.append(InProgress(game, players, seat, state.round, waiting))
     return found
 
 
