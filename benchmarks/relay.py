@@ -35,7 +35,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--format", choices=("json", "html"), default="json")
     parser.add_argument("--languages", default="en", help="comma-separated, taken in turn")
     parser.add_argument("--redis", choices=("private",), help="channels_redis on a new Redis")
-    parser.add_argument("--layer", choices=("core", "pubsub"), default="core")
+    parser.add_argument("--layer", choices=("core", "pubsub"), default="pubsub")
     parser.add_argument("--postgres", choices=("private",), help="a new PostgreSQL cluster")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument(

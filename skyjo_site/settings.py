@@ -167,7 +167,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer and rate-limit counters: in-memory (one process only) unless REDIS_URL is set.
 REDIS_URL = env_str("REDIS_URL")
-SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "core", ["core", "pubsub"])
+SKYJO_CHANNEL_LAYER = env_choice("SKYJO_CHANNEL_LAYER", "pubsub", ["pubsub", "core"])
 if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
         raise invalid("REDIS_URL", REDIS_URL, "expected a URL such as redis://127.0.0.1:6379/0")

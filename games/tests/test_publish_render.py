@@ -87,13 +87,14 @@ async def test_publishing_does_not_hold_up_the_database_thread(alice, bob, monke
     await db(reveal_all)(game, [alice, bob])
     await db(game.refresh_from_db)()
     sent_on = []
-    layer_send = type(publish.get_channel_layer()).group_send
+    layer = publish.get_channel_layer()
+    layer_send = layer.group_send
 
-    async def watched(self, group, message):
+    async def watched(group, message):
         sent_on.append(threading.get_ident())
-        return await layer_send(self, group, message)
+        return await layer_send(group, message)
 
-    monkeypatch.setattr(type(publish.get_channel_layer()), "group_send", watched)
+    monkeypatch.setattr(layer, "group_send", watched)
     comm, _first = await game_socket(alice, game.pk, "json")
     db_thread = await db(threading.get_ident)()
     version = await a_move(game, [alice, bob])

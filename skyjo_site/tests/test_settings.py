@@ -92,9 +92,8 @@ def test_postgres_and_redis(load):
     )
     assert db["TEST"]["NAME"].startswith("test_skyjo_")
     layer = s["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"][0]["address"].startswith("redis://cache.internal:6379/1")
-    assert layer["CONFIG"]["capacity"] == 1000
 
 
 def test_postgresql_connections_are_kept_and_checked_before_reuse(load):
@@ -114,7 +113,11 @@ def test_postgresql_binds_on_the_server_and_prepares_unless_told_not_to(load):
 
 
 def test_redis_pool_capacity_and_layer_kind(load):
-    core = load(REDIS_URL="redis://cache.internal:6379/1")["CHANNEL_LAYERS"]["default"]
+    default = load(REDIS_URL="redis://cache.internal:6379/1")["CHANNEL_LAYERS"]["default"]
+    assert default["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    core = load(REDIS_URL="redis://cache.internal:6379/1", SKYJO_CHANNEL_LAYER="core")[
+        "CHANNEL_LAYERS"
+    ]["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert core["CONFIG"]["hosts"] == [
         {"address": "redis://cache.internal:6379/1", "max_connections": 1000, "socket_timeout": 30}
