@@ -65,3 +65,16 @@ def test_ending_without_a_vacation_says_so(client, alice):
     client.force_login(alice)
     response = client.post(URL, {"end": "1"}, follow=True)
     assert "You are not on vacation." in response.content.decode()
+
+
+def test_a_second_vacation_while_one_runs_is_refused_on_the_page(client, alice, settings):
+    """Failed on main: the page showed the running vacation and said nothing of the refusal
+    (a start sent from a page opened before the first one began)."""
+    settings.SKYJO_VACATION_DAYS = 21
+    client.force_login(alice)
+    client.post(URL, {"start": "1", "days": "3"})
+    response = client.post(URL, {"start": "1", "days": "5"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert 'id="vacation-refused"' in page and "You are on vacation already." in page
+    assert Vacation.objects.count() == 1
