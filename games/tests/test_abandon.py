@@ -109,7 +109,7 @@ def test_the_view_ends_the_game_and_goes_home_with_a_message(client, alice):
     client.force_login(alice)
     page = client.post(reverse("games:abandon", args=[game.pk]), follow=True)
     assert page.redirect_chain == [(reverse("games:home"), 302)]
-    assert "The game is ended" in page.text
+    assert "The game has ended" in page.text
     assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
 
 

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
@@ -196,3 +197,15 @@ def test_a_player_finds_their_finished_games_on_the_tournaments_page(client, ali
     client.force_login(bob)  # not in it: no list of games of his
     page = client.get(reverse("tournaments:detail", args=[made.pk]) + f"?invite={made.invite_code}")
     assert page.status_code == 200 and 'id="my-games"' not in page.content.decode()
+
+
+def test_one_round_and_one_table_size_are_said_in_the_singular(client, alice):
+    """Failed on main: "Swiss, 1 rounds" and "tables of 2 to 2"."""
+    client.force_login(alice)
+    form = _form(kind="swiss", rounds="1", table_min="2", table_max="2")
+    page = client.post(reverse("tournaments:list"), form, follow=True).content.decode()
+    assert "Swiss, 1 round" in page and "Swiss, 1 rounds" not in page
+    assert "tables of 2" in page and "tables of 2 to 2" not in page
+    client.cookies.load({settings.LANGUAGE_COOKIE_NAME: "de"})
+    page = client.get(reverse("tournaments:detail", args=[Tournament.objects.get().pk]))
+    assert "Schweizer System, 1 Runde" in page.content.decode()

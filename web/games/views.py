@@ -376,7 +376,7 @@ def game_abandon(request, game_id: int):
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("games:game", game_id)
-    counts = _("The game is ended: it counts as a loss, in last place.")
-    voided = _("The game is ended: it counts in no statistics and no rating.")
+    counts = _("The game has ended: it counts as a loss, in last place.")
+    voided = _("The game has ended: it counts in no statistics and no rating.")
     messages.success(request, counts if counted else voided)
     return redirect("games:home")

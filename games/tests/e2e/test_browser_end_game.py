@@ -42,7 +42,7 @@ def test_the_player_ends_a_game_against_bots_and_lands_home(daphne_server, brows
     page.screenshot(path=screenshot_dir / "end-game-phone-confirm.png")
     confirm.click()
     page.wait_for_url(base + "/")
-    page.get_by_text("The game is ended").wait_for()
+    page.get_by_text("The game has ended").wait_for()
     game = Game.objects.select_related("lobby").get(pk=game_id)
     assert (game.status, game.voided) == (Game.Status.ABORTED, True)
     assert game.lobby.status == Lobby.Status.FINISHED
