@@ -138,7 +138,7 @@ class GameOver(ServiceError):
 class NotYoursToEnd(ServiceError):
     code = "not_yours_to_end"
     default_message = _(
-        "Another player sits at this game: a game among people is not one player's to end. "
+        "Everyone at this table has played: a game among people can no longer be aborted. "
         "Play it to its end."
     )
 

@@ -1,7 +1,8 @@
 """The only human of a game against bots may end it (services.game_abandon, the game page's
 "End this game"): stopped, its lobby finished, every socket told; before a move of their own
 voided as a moderator's stop is, after one resigned (a loss in last place in their
-statistics), so that nobody keeps only the bot games they win. A game with another human seat
+statistics), so that nobody keeps only the bot games they win. A game between people may be
+aborted (voided) by any of them while one of them has made no move of their own; after that it
 is not one player's to end."""
 
 import random
@@ -45,12 +46,14 @@ def test_it_refuses_a_stranger_or_a_player_of_a_human_game_changing_nothing(
 ):
     bots = services.bot_game_create(user=alice, bots=1)
     people = start_game(alice, bob)
+    for user in (alice, bob):  # each has made a move of their own: no abort now
+        services.game_apply_action(game_id=people.pk, user=user, action={"reveal": 0}, version=0)
     before = {g.pk: snapshot_of(g.pk) for g in (bots, people)}
     with pytest.raises(NotAPlayer):
         services.game_abandon(game_id=bots.pk, user={"bob": bob, "charlie": charlie}[who])
     with pytest.raises(NotYoursToEnd) as refused:
         services.game_abandon(game_id=people.pk, user=alice)
-    assert "not one player's to end" in refused.value.message
+    assert "can no longer be aborted" in refused.value.message
     assert {g.pk: snapshot_of(g.pk) for g in (bots, people)} == before
 
 
@@ -97,6 +100,8 @@ async def test_every_socket_hears_of_the_end_with_a_new_version(alice, moderator
 def test_the_page_offers_the_button_to_the_player_of_a_bot_game_alone(client, alice, bob):
     bots = services.bot_game_create(user=alice, bots=1)
     people = start_game(alice, bob)
+    for user in (alice, bob):  # each has played: no abort
+        services.game_apply_action(game_id=people.pk, user=user, action={"reveal": 0}, version=0)
     client.force_login(alice)
     assert 'id="end-game"' in client.get(reverse("games:game", args=[bots.pk])).text
     assert 'id="end-game"' not in client.get(reverse("games:game", args=[people.pk])).text
@@ -134,13 +139,15 @@ def test_the_view_tells_a_spectator_or_a_player_of_a_human_game_why_not(client, 
     bots = services.bot_game_create(user=alice, bots=1)
     Lobby.objects.filter(games=bots).update(is_public=True)  # bob may watch it
     people = start_game(alice, bob)
+    for user in (alice, bob):  # each has played: no abort
+        services.game_apply_action(game_id=people.pk, user=user, action={"reveal": 0}, version=0)
     client.force_login(bob)
     page = client.post(reverse("games:abandon", args=[bots.pk]), follow=True)
     assert page.redirect_chain == [(reverse("games:home"), 302)]
     assert "You are not a player in this game" in page.text
     page = client.post(reverse("games:abandon", args=[people.pk]), follow=True)
     assert page.redirect_chain == [(reverse("games:game", args=[people.pk]), 302)]
-    assert "not one player&#x27;s to end" in page.text
+    assert "can no longer be aborted" in page.text
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == 2
 
 
@@ -354,3 +361,42 @@ def test_the_page_of_a_game_its_player_resigned_says_it_counts_as_their_loss(cli
     assert "alice ended this game: it counts as a loss for them." in page
     assert "This game was ended by its player: it counts as their loss." in page
     assert "This game was stopped" not in page
+
+
+@pytest.mark.parametrize("moved", [(), ("alice",), ("bob",)])
+def test_a_game_between_people_is_aborted_while_one_has_not_played(alice, bob, charlie, moved):
+    game = start_game(alice, bob, charlie)
+    users = {"alice": alice, "bob": bob}
+    for name in moved:
+        services.game_apply_action(
+            game_id=game.pk, user=users[name], action={"reveal": 0}, version=0
+        )
+    assert services.game_abandon(game_id=game.pk, user=alice, counts=False) is False
+    game.refresh_from_db()
+    assert (game.status, game.voided, game.counts) == (Game.Status.ABORTED, True, False)
+    assert game.lobby.status == Lobby.Status.FINISHED
+    assert not GameResult.objects.exists() and not RoundResult.objects.exists()
+
+
+def test_a_move_the_bot_made_for_a_person_is_not_theirs_for_the_abort(alice, bob):
+    game = start_game(alice, bob)
+    services.game_apply_action(game_id=game.pk, user=alice, action={"reveal": 0}, version=0)
+    services.game_apply_action(
+        game_id=game.pk, seat=1, action={"reveal": 0}, version=0, stand_in=True
+    )
+    services.game_abandon(game_id=game.pk, user=bob)
+    assert Game.objects.get(pk=game.pk).voided
+
+
+def test_the_game_page_offers_the_abort_and_its_confirmation_says_what_it_does(alice, bob):
+    game = start_game(alice, bob)
+    client = Client()
+    client.force_login(bob)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Abort this game" in page and "stops at once for everyone" in page
+    services.game_apply_action(game_id=game.pk, user=alice, action={"reveal": 0}, version=0)
+    services.game_apply_action(game_id=game.pk, user=bob, action={"reveal": 0}, version=0)
+    confirm = client.get(reverse("games:end_confirmation", args=[game.pk]))
+    assert confirm.status_code == 404  # everyone has played: no abort any more
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Abort this game" not in page and 'id="end-game"' not in page

@@ -302,6 +302,7 @@ def game_detail(request, game_id: int):
         "controls": rendering.controls_html(state.view, state.meta),
         "can_end": can_end,
         "end_counts": can_end and selectors.end_counts(game, seat),
+        "end_aborts": can_end and selectors.ending_aborts(game, seat),
         "tournament": (
             None
             if game.lobby.offers_rematch
@@ -357,7 +358,8 @@ def game_end_confirmation(request, game_id: int):
     game, seat = game_or_404(request, game_id)
     if not selectors.may_end(game, seat):
         raise Http404  # the page shows no button then: nobody asks but by hand
-    context = {"game": game, "end_counts": selectors.end_counts(game, seat)}
+    aborts = selectors.ending_aborts(game, seat)
+    context = {"game": game, "end_counts": selectors.end_counts(game, seat), "end_aborts": aborts}
     return render(request, "games/partials/end_game.html", context)
 
 
