@@ -121,6 +121,10 @@ def _message(row: Outbox) -> mail.EmailMessage | Pushed | str:
             made = content.digest_mail(row, generation=pref.token_generation)
         elif not selectors.waits_for(game_id=row.game_id, user_id=user.pk):
             return "The game no longer waits for the player."
+        elif row.kind == Outbox.Kind.TURN and selectors.page_open(
+            game_id=row.game_id, user_id=user.pk
+        ):
+            return "The player has the game's page open."
         else:
             game = selectors.game_with_lobby(row.game_id)
             pushed = _push(row, game)

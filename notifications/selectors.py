@@ -1,7 +1,12 @@
 """Reads of the notifications app: a player's preferences, the outbox rows due."""
 
-from django.contrib.auth import get_user_model
+from datetime import timedelta
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import presence
 from games.models import Game, GamePlayer
 from notifications import tokens
 from notifications.errors import BadUnsubscribeLink, UsedUnsubscribeLink
@@ -38,6 +43,16 @@ def waits_for(*, game_id: int, user_id: int) -> bool:
     """Whether the correspondence game ``game_id`` still waits for the player."""
     return GamePlayer.objects.filter(
         game_id=game_id, user_id=user_id, waiting=True, game__status=Game.Status.PLAYING
+    ).exists()
+
+
+def page_open(*, game_id: int, user_id: int, now=None) -> bool:
+    """Whether the player has a socket of the game's page open now: counted, and alive within
+    the heartbeats a crashed server's sockets are trusted for (games.presence)."""
+    now = now or timezone.now()
+    alive = now - timedelta(seconds=presence.STALE_HEARTBEATS * settings.SKYJO_HEARTBEAT)
+    return GamePlayer.objects.filter(
+        game_id=game_id, user_id=user_id, connections__gt=0, last_seen__gte=alive
     ).exists()
 
 

@@ -104,6 +104,25 @@ def test_a_turn_already_played_is_not_mailed(game, alice, bob):
     assert mail.outbox == []
 
 
+def test_no_turn_mail_while_the_games_page_is_open(game, bob, settings):
+    """Failed on main: a player looking at the game got an e-mail saying it was their turn."""
+    wait(game, bob)
+    seen = timezone.now()
+    GamePlayer.objects.filter(game=game, user=bob).update(connections=1, last_seen=seen)
+    assert outbox.send_due() == 0
+    row = Outbox.objects.get()
+    assert row.state == "skipped" and "page open" in row.last_error
+    assert mail.outbox == []
+
+
+def test_a_socket_count_left_by_a_crashed_server_does_not_stop_the_mail(game, bob, settings):
+    wait(game, bob)
+    stale = timezone.now() - timedelta(seconds=4 * settings.SKYJO_HEARTBEAT)
+    GamePlayer.objects.filter(game=game, user=bob).update(connections=1, last_seen=stale)
+    assert outbox.send_due() == 1
+    assert len(mail.outbox) == 1
+
+
 def test_a_kind_turned_off_after_queueing_is_not_sent(game, bob):
     wait(game, bob)
     services.preference_update(
