@@ -209,3 +209,21 @@ def test_one_round_and_one_table_size_are_said_in_the_singular(client, alice):
     client.cookies.load({settings.LANGUAGE_COOKIE_NAME: "de"})
     page = client.get(reverse("tournaments:detail", args=[Tournament.objects.get().pk]))
     assert "Schweizer System, 1 Runde" in page.content.decode()
+
+
+def test_every_player_sees_the_same_count_of_players_on_the_list(client, alice, bob, charlie):
+    """Failed on main: a private event listed 1 player to an entrant, 2 to its maker."""
+    made = tournament_create(
+        by=alice,
+        name="Secret",
+        kind="arena",
+        starts_at=timezone.now() + timedelta(hours=1),
+        duration=30,
+    )
+    _join(made, bob, charlie)
+    counts = []
+    for user in (alice, bob, charlie):
+        client.force_login(user)
+        page = client.get(reverse("tournaments:list")).content.decode()
+        counts.append("2 players" in page.split("Secret", 1)[1][:600])
+    assert counts == [True, True, True]
