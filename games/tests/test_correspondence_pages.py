@@ -122,3 +122,20 @@ def test_a_vacation_during_the_turn_adds_to_the_time_left(client, alice, bob):
 def test_no_count_nor_socket_for_a_visitor(client):
     page = client.get(reverse("home")).content.decode()
     assert "turns-count" not in page and "/ws/turns/" not in page and "your-turn" not in page
+
+
+@pytest.mark.parametrize(
+    ("on_timeout", "said"),
+    [
+        ("forfeit", "When time runs out, the player loses and the game goes on without them."),
+        ("bot", "When time runs out, the medium bot plays that turn."),
+    ],
+)
+def test_the_lobby_list_says_what_a_timeout_does(client, alice, bob, on_timeout, said):
+    """Failed on main: the list showed the days per move only."""
+    client.force_login(alice)
+    create(client, pace="correspondence", move_days="2", on_timeout=on_timeout)
+    client.force_login(bob)
+    listed = client.get(reverse("games:lobbies")).content.decode()
+    card = listed.split('class="lobby-card"', 1)[1].split("</li>", 1)[0]
+    assert said in card
