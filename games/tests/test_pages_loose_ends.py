@@ -87,3 +87,11 @@ def test_the_pushed_lobby_fragment_counts_the_seats(alice, bob):
     with translation.override("en"):
         html = render_to_string("games/partials/lobby_seats.html", {**context, "user": alice})
     assert 'id="lobby-summary"' in html and "2 of 2 seats taken" in html
+
+
+def test_the_connection_mark_says_connected_beside_the_live_pace(client, alice):
+    """Failed on main: a live game's header read "Live" and, beside it, "live"."""
+    game = services.bot_game_create(user=alice, bots=1)
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'data-text-open="connected"' in page and 'data-text-open="live"' not in page

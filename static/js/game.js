@@ -207,7 +207,7 @@
     var presence = $("presence");
     if (presence) presence.textContent = "";
     if (offline) return;  // the network is gone again: "online" connects anew
-    setConn("open", text("textOpen", "live"));
+    setConn("open", text("textOpen", "connected"));
     if (wasOpen) wantSync(0, 3000);  // the server's first frame is the state: this is a fallback
     wasOpen = true;
   });
