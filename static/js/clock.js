@@ -12,6 +12,26 @@
 
   function tick() {
     document.querySelectorAll(".pill-clock[data-deadline]").forEach(count);
+    oneCountdown();
+  }
+
+  // One countdown per seat, the sooner: a seat not connected has its own (when the bot takes
+  // over, #presence) beside the turn clock's (#turn-clock, data-seats: the seats it runs for).
+  // The turn clock first: its seat's line then only says it is not connected; the line's
+  // first: the turn clock goes once every seat it runs for has a sooner line.
+  function oneCountdown() {
+    var turn = document.getElementById("turn-clock");
+    var seats = turn && turn.dataset.seats ? turn.dataset.seats.split(",") : [];
+    var ends = turn ? parseInt(turn.dataset.deadline, 10) : NaN;
+    var outrun = 0;
+    document.querySelectorAll("#presence .presence-line[data-seat]").forEach(function (line) {
+      var own = line.querySelector(".presence-clock");
+      var timed = seats.indexOf(line.dataset.seat) >= 0;
+      var later = timed && own && ends <= parseInt(own.dataset.deadline, 10);
+      line.classList.toggle("clock-sooner", Boolean(later));
+      if (timed && !later) outrun += 1;
+    });
+    if (turn) turn.hidden = seats.length > 0 && outrun === seats.length;
   }
 
   function count(el) {
