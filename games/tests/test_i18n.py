@@ -295,3 +295,18 @@ async def test_engine_and_frame_errors_are_translated_by_their_code(alice, bob):
     assert error["message"] == "Le serveur n’a pas pu lire ce message."
     assert error["detail"] == "A frame must be a JSON object."
     await comm.disconnect()
+
+
+# One word for one thing in each language (README, Translations): the words a page may not
+# use beside the game's own.
+NOT_THE_WORD = {"nb": ["kastebunk", "rangering"]}
+
+
+@pytest.mark.parametrize("language", sorted(NOT_THE_WORD))
+def test_one_thing_has_one_word_in_a_catalogue(language):
+    """Failed on main: Norwegian pages said both "kastehaug" and "kastebunken", "rating" and
+    "rangering"."""
+    catalogue = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
+    texts = [e.msgstr or " ".join(e.msgstr_plural.values()) for e in catalogue]
+    found = [(w, t) for t in texts for w in NOT_THE_WORD[language] if w in t.lower()]
+    assert found == []
