@@ -1,5 +1,5 @@
 """Translations: pages, prompts, messages and game sockets in the player's language, and the
-locale files complete and compiled (README, Translations)."""
+locale files complete and compiled (docs/translations.md)."""
 
 import json
 import random
@@ -297,7 +297,7 @@ async def test_engine_and_frame_errors_are_translated_by_their_code(alice, bob):
     await comm.disconnect()
 
 
-# One word for one thing in each language (README, Translations): the words a page may not
+# One word for one thing in each language (docs/translations.md): the words a page may not
 # use beside the game's own.
 NOT_THE_WORD = {"nb": ["kastebunk", "rangering"]}
 

@@ -83,7 +83,7 @@ def test_every_message_of_the_sources_is_in_every_catalogue(tmp_path, settings, 
         if absent := sorted(msgid for _ctx, msgid in sources - keys(po)):
             missing[language] = absent
     assert missing == {}, (
-        "run makemessages -a --no-location --no-obsolete and translate (README, Translations)"
+        "run makemessages -a --no-location --no-obsolete and translate (docs/translations.md)"
     )
 
 
