@@ -217,32 +217,29 @@ def game_for_user(*, game_id: int, user, invite_code: str | None = None) -> tupl
     return game, seat
 
 
-def may_end(game: Game, seat: int | None) -> bool:
-    """Whether the player in ``seat`` may end ``game`` in play: every other seat a bot's, or
-    (an abort, :func:`ending_aborts`) some person at the table has made no move of their own."""
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a player may end a game now: an abort (other people sit at the table, one of them
+    has made no move of their own), and whether it counts (never for an abort)."""
+
+    aborts: bool
+    counts: bool
+
+
+def ending(game: Game, seat: int | None) -> Ending | None:
+    """How the player in ``seat`` may end ``game`` in play, or ``None`` (not theirs to end):
+    the only human of a game against bots (counted once a move was made on their seat, the
+    bot's too), or an abort between people."""
     if seat is None or game.status != Game.Status.PLAYING:
-        return False
+        return None
     players = list(game.players.all())
-    return presence.is_sole_human(players, seat) or _abortable(game, players)
-
-
-def ending_aborts(game: Game, seat: int) -> bool:
-    """Whether ending ``game`` is an abort: other people sit at the table."""
-    return not presence.is_sole_human(list(game.players.all()), seat)
-
-
-def _abortable(game: Game, players) -> bool:
+    if presence.is_sole_human(players, seat):
+        return Ending(False, Move.objects.filter(game=game, seat=seat).exists())
     humans = {p.seat for p in players if not presence.is_bot(p)}
     own = Move.objects.filter(game=game, seat__in=humans, stand_in=False)
-    return len(humans) > 1 and len(set(own.values_list("seat", flat=True))) < len(humans)
-
-
-def end_counts(game: Game, seat: int) -> bool:
-    """Whether ending ``game`` now counts for the player in ``seat``: the only human of a game
-    against bots after a move was made on it (the bot's for them too). An abort never does."""
-    if ending_aborts(game, seat):
-        return False
-    return Move.objects.filter(game=game, seat=seat).exists()
+    if len(set(own.values_list("seat", flat=True))) < len(humans):
+        return Ending(True, False)
+    return None
 
 
 def _watched(

@@ -245,16 +245,17 @@ def game_abandon(*, game_id: int, user, counts: bool | None = None) -> bool:
     """The only human of a game against bots ends it: voided before a move of their own, else
     resigned (counts, that player last); or a player aborts a game between people while one of
     them has made no move of their own (voided). Returns whether it counts. ``counts``: what
-    the player was told (selectors.end_counts), else :class:`EndingChanged`."""
+    the player was told (selectors.ending), else :class:`EndingChanged`."""
     with transaction.atomic():
         lobby, game = locks.lobby_and_game(game_id)
         seats = presence.seats_of(game)
         seat = player_seat(seats, user)
         if game.is_over:
             raise GameOver()
-        if not selectors.may_end(game, seat):
+        terms = selectors.ending(game, seat)
+        if terms is None:
             raise NotYoursToEnd()
-        resign = selectors.end_counts(game, seat)
+        resign = terms.counts
         if counts is not None and counts != resign:
             raise EndingChanged()
         if lobby is not None and lobby.game_id == game.pk:

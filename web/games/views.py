@@ -292,7 +292,7 @@ def game_detail(request, game_id: int):
     game, seat = game_or_404(request, game_id)
     state = selectors.game_state(game=game, seat=seat)
     public = public_of(state.view)
-    can_end = selectors.may_end(game, seat)
+    terms = selectors.ending(game, seat)
     invite = request.GET.get("invite") if seat is None else None
     context = {
         "game": game,
@@ -300,9 +300,9 @@ def game_detail(request, game_id: int):
         "invite_query": _invite_query(invite) if invite else "",
         "board": rendering.board_html(public, state.meta),
         "controls": rendering.controls_html(state.view, state.meta),
-        "can_end": can_end,
-        "end_counts": can_end and selectors.end_counts(game, seat),
-        "end_aborts": can_end and selectors.ending_aborts(game, seat),
+        "can_end": terms is not None,
+        "end_counts": terms is not None and terms.counts,
+        "end_aborts": terms is not None and terms.aborts,
         "tournament": (
             None
             if game.lobby.offers_rematch
@@ -356,10 +356,10 @@ def game_end_confirmation(request, game_id: int):
     """The confirmation of "End this game" as it stands now (the page's may be older than the
     player's first move); 404 when the viewer may not end this game."""
     game, seat = game_or_404(request, game_id)
-    if not selectors.may_end(game, seat):
+    terms = selectors.ending(game, seat)
+    if terms is None:
         raise Http404  # the page shows no button then: nobody asks but by hand
-    aborts = selectors.ending_aborts(game, seat)
-    context = {"game": game, "end_counts": selectors.end_counts(game, seat), "end_aborts": aborts}
+    context = {"game": game, "end_counts": terms.counts, "end_aborts": terms.aborts}
     return render(request, "games/partials/end_game.html", context)
 
 
